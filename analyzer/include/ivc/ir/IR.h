@@ -1,0 +1,112 @@
+//===- IR.h - ivc's region-structured Python IR -------------------------===//
+//
+// A module lowers to one Op tree. Every op lives in exactly one Region; a
+// region is an ordered list of ops. Expressions are flattened in evaluation
+// order: an op's operands are ops that appear earlier (in the same region or
+// an enclosing one), so a pass that only needs "every op of this mediator"
+// walks the regions and never recurses through operands. Ops are allocated in
+// the module's arena and never freed individually. See docs/ir.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_IR_IR_H
+#define IVC_IR_IR_H
+
+#include "ivc/frontend/SourceFile.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Allocator.h"
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace ivc::ir {
+
+enum class OpKind : uint8_t {
+#define IVC_OP(Name, Mnemonic, Class) Name,
+#include "ivc/ir/Ops.def"
+};
+
+enum class OpClass : uint8_t { Stmt, Expr, Pattern, Part };
+
+std::string_view mnemonic(OpKind kind);
+OpClass opClass(OpKind kind);
+
+/// Expression context, as in CPython's ast: a name or attribute read, assigned or deleted.
+enum class Ctx : uint8_t { Load, Store, Del };
+
+enum class ParamKind : uint8_t { PositionalOnly, Normal, VarArgs, KeywordOnly, VarKeywords };
+
+enum class RegionKind : uint8_t { Body, Then, Else, Except, Finally, Case, Clauses };
+std::string_view regionName(RegionKind kind);
+
+/// What a `with` op opens, as the frontend recognized it.
+enum class WithRole : uint8_t { Plain, Trace, Invoke };
+
+struct Op;
+
+struct Region {
+  RegionKind kind = RegionKind::Body;
+  std::span<Op *> ops;
+  Op *parent = nullptr;
+};
+
+struct Op {
+  OpKind kind = OpKind::Opaque;
+  Ctx ctx = Ctx::Load;
+  bool isAsync = false;  // async for/with/def/comprehension; except* on Try
+  uint8_t small = 0;     // ParamKind for Param; WithRole for With
+  uint32_t number = 0;   // import level for ImportFrom; trace/mediator index for With
+  uint32_t id = 0;       // value number %id, unique in the module
+  SourceRange range;
+  std::string_view text;  // the op's main string (see Ops.def)
+  std::string_view text2; // the module of ImportFrom
+  std::string_view alias; // the as-name of Import and ImportFrom
+  std::span<Op *> operands;
+  std::span<Region> regions;
+  Region *parentRegion = nullptr;
+
+  OpClass cls() const { return opClass(kind); }
+  bool is(OpKind k) const { return kind == k; }
+  Op *operand(size_t i) const { return i < operands.size() ? operands[i] : nullptr; }
+  Region *region(RegionKind k);
+  Op *parentOp() const { return parentRegion ? parentRegion->parent : nullptr; }
+
+  ParamKind paramKind() const { return ParamKind(small); }
+  WithRole withRole() const { return WithRole(small); }
+  bool isConstant() const;
+};
+
+/// A lowered module. Owns every op and region of its IR. Strings point either
+/// into the module's arena or into the SourceFile it was lowered from, which
+/// must outlive it (frontend::ParsedFile keeps the two together).
+class Module {
+public:
+  Module() = default;
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  Op *root() const { return root_; }
+  void setRoot(Op *op) { root_ = op; }
+  uint32_t numValues() const { return nextId_; }
+
+  Op *create(OpKind kind, SourceRange range);
+  std::string_view save(std::string_view s);
+  template <typename T> std::span<T> copy(llvm::ArrayRef<T> items) {
+    if (items.empty())
+      return {};
+    T *mem = arena_.Allocate<T>(items.size());
+    std::uninitialized_copy(items.begin(), items.end(), mem);
+    return {mem, items.size()};
+  }
+  std::span<Region> allocateRegions(size_t n);
+
+private:
+  llvm::BumpPtrAllocator arena_;
+  Op *root_ = nullptr;
+  uint32_t nextId_ = 0;
+};
+
+} // namespace ivc::ir
+
+#endif

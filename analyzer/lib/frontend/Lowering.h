@@ -1,0 +1,113 @@
+//===- Lowering.h - CST to IR lowering (internal) -----------------------===//
+//
+// One Lowering object lowers one tree. Statements, expressions, patterns and
+// string literals are lowered in separate files (LowerStmt, LowerExpr,
+// LowerPattern, LowerString); this header is what they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_LIB_FRONTEND_LOWERING_H
+#define IVC_LIB_FRONTEND_LOWERING_H
+
+#include "ivc/diag/Diagnostic.h"
+#include "ivc/frontend/Grammar.h"
+#include "ivc/frontend/SourceFile.h"
+#include "ivc/frontend/TraceRegion.h"
+#include "ivc/ir/IR.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <initializer_list>
+#include <vector>
+
+namespace ivc {
+
+class Lowering {
+public:
+  Lowering(const SourceFile &source, ir::Module &module, std::vector<TraceRegion> &traces,
+           std::vector<Diagnostic> &diags, const FrontendOptions &options);
+  ~Lowering();
+
+  void lowerModule(TSNode root);
+
+  // --- CST access ------------------------------------------------------
+  struct Child {
+    TSNode node;
+    Sym sym;
+    Field field;
+    bool named;
+  };
+  using Children = llvm::SmallVector<Child, 8>;
+  /// The children of `n` in order, without comments and line continuations.
+  void children(TSNode n, Children &out);
+  /// The first child in `field`, or a null node.
+  static TSNode fieldChild(const Children &cs, Field f);
+  Sym sym(TSNode n) const { return grammar_.sym(n); }
+  SourceRange rangeOf(TSNode n) const;
+  SourceRange span(TSNode first, TSNode last) const;
+  std::string_view text(TSNode n) const;
+  /// An identifier's name, NFKC-normalized.
+  std::string_view identifier(TSNode n);
+  /// "a.b.c" from a dotted_name, each part normalized.
+  std::string_view dottedName(TSNode n);
+
+  // --- emission --------------------------------------------------------
+  ir::Op *emit(ir::OpKind kind, SourceRange range, std::initializer_list<ir::Op *> operands = {},
+               std::string_view text = {});
+  ir::Op *emit(ir::OpKind kind, SourceRange range, llvm::ArrayRef<ir::Op *> operands,
+               std::string_view text = {});
+  void openBlock();
+  /// Closes the innermost block into `region` of `owner`.
+  void closeBlock(ir::Region &region, ir::RegionKind kind, ir::Op *owner);
+  std::span<ir::Region> regions(ir::Op *owner, size_t n);
+  void error(DiagId id, SourceRange range, std::initializer_list<std::string_view> args);
+
+  // --- statements (LowerStmt.cpp) --------------------------------------
+  void lowerBlockInto(TSNode block); // the statements of a block or module
+  void lowerStatement(TSNode n);
+  ir::Op *lowerBody(ir::Op *owner, ir::Region &region, ir::RegionKind kind, TSNode block);
+
+  // --- expressions (LowerExpr.cpp) -------------------------------------
+  ir::Op *expr(TSNode n, ir::Ctx ctx = ir::Ctx::Load);
+  ir::Op *optionalExpr(TSNode n, ir::Ctx ctx = ir::Ctx::Load);
+  /// Several expressions as one (a tuple when there are several).
+  ir::Op *exprList(TSNode n, ir::Ctx ctx = ir::Ctx::Load);
+  void callArguments(TSNode argumentList, llvm::SmallVectorImpl<ir::Op *> &out);
+  void parameters(TSNode params, llvm::SmallVectorImpl<ir::Op *> &out);
+  ir::Op *opaque(TSNode n);
+
+  // --- patterns (LowerPattern.cpp) -------------------------------------
+  ir::Op *pattern(TSNode n);
+
+  // --- strings (LowerString.cpp) ---------------------------------------
+  ir::Op *strings(TSNode n); // a string or concatenated_string
+
+  const SourceFile &source_;
+  ir::Module &module_;
+  std::vector<TraceRegion> &traces_;
+  std::vector<Diagnostic> &diags_;
+  const FrontendOptions &options_;
+  const Grammar &grammar_;
+
+private:
+  TSTreeCursor cursor_;
+  bool cursorValid_ = false;
+  std::vector<std::vector<ir::Op *>> blocks_;
+  size_t depth_ = 0; // number of open blocks
+  /// ERROR nodes after a compound statement's ':', lowered into its first body.
+  llvm::SmallVector<TSNode, 1> bodyErrors_;
+
+public:
+  // --- trace regions (LowerTrace.cpp) ----------------------------------
+  /// The trace region the lowering is inside, or -1.
+  int currentTrace_ = -1;
+  /// Classifies a with item's context expression and returns the role.
+  ir::WithRole classifyWithItem(ir::Op *context, std::string_view &method) const;
+  void lowerWith(TSNode n, const Children &cs);
+  /// Splits a finished trace region into mediators.
+  void finishTrace(TraceRegion &trace);
+  std::span<ir::Op *> headerOf(ir::Op *stmt) const;
+};
+
+} // namespace ivc
+
+#endif

@@ -1,0 +1,86 @@
+//===- IR.cpp -------------------------------------------------------------===//
+#include "ivc/ir/IR.h"
+
+#include <cstring>
+
+namespace ivc::ir {
+
+std::string_view mnemonic(OpKind kind) {
+  switch (kind) {
+#define IVC_OP(Name, Mnemonic, Class)                                                              \
+  case OpKind::Name:                                                                               \
+    return Mnemonic;
+#include "ivc/ir/Ops.def"
+  }
+  return "?";
+}
+
+OpClass opClass(OpKind kind) {
+  switch (kind) {
+#define IVC_OP(Name, Mnemonic, Class)                                                              \
+  case OpKind::Name:                                                                               \
+    return OpClass::Class;
+#include "ivc/ir/Ops.def"
+  }
+  return OpClass::Stmt;
+}
+
+std::string_view regionName(RegionKind kind) {
+  switch (kind) {
+  case RegionKind::Body: return "body";
+  case RegionKind::Then: return "then";
+  case RegionKind::Else: return "else";
+  case RegionKind::Except: return "except";
+  case RegionKind::Finally: return "finally";
+  case RegionKind::Case: return "case";
+  case RegionKind::Clauses: return "clauses";
+  }
+  return "?";
+}
+
+Region *Op::region(RegionKind k) {
+  for (Region &r : regions)
+    if (r.kind == k)
+      return &r;
+  return nullptr;
+}
+
+bool Op::isConstant() const {
+  switch (kind) {
+  case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
+  case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
+  case OpKind::Ellipsis:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Op *Module::create(OpKind kind, SourceRange range) {
+  Op *op = new (arena_.Allocate<Op>()) Op();
+  op->kind = kind;
+  op->range = range;
+  OpClass c = opClass(kind);
+  if (c != OpClass::Stmt)
+    op->id = nextId_++;
+  return op;
+}
+
+std::string_view Module::save(std::string_view s) {
+  if (s.empty())
+    return {};
+  // Allocated inline rather than through llvm::StringSaver, whose out-of-line
+  // code in libLLVM would disagree with ASan builds about the arena's poisoning.
+  char *mem = arena_.Allocate<char>(s.size());
+  std::memcpy(mem, s.data(), s.size());
+  return {mem, s.size()};
+}
+
+std::span<Region> Module::allocateRegions(size_t n) {
+  Region *mem = arena_.Allocate<Region>(n);
+  for (size_t i = 0; i < n; ++i)
+    new (&mem[i]) Region();
+  return {mem, n};
+}
+
+} // namespace ivc::ir

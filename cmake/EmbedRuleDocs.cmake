@@ -1,0 +1,11 @@
+# Writes OUT: one IVC_RULE_DOC("IVCnnn", R"ivcdoc(...)ivcdoc") entry per docs/diagnostics page.
+file(GLOB docs ${DOCS_DIR}/IVC*.md)
+list(SORT docs)
+set(content "// Generated from docs/diagnostics by cmake/EmbedRuleDocs.cmake; do not edit.\n")
+foreach(doc ${docs})
+  get_filename_component(code ${doc} NAME_WE)
+  file(READ ${doc} text)
+  string(APPEND content "IVC_RULE_DOC(\"${code}\", R\"ivcdoc(${text})ivcdoc\")\n")
+endforeach()
+file(WRITE ${OUT}.tmp "${content}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,104 @@
+//===- Cli.cpp - Argument parsing and help text ---------------------------===//
+#include "Cli.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+namespace ivc::cli {
+
+namespace {
+
+constexpr const char *Usage = R"(ivc: static analysis for nnsight intervention code
+
+usage: ivc <command> [options] <inputs>
+
+commands:
+  dump-ir FILE          print the trace regions, mediators and IR of FILE
+
+options:
+  --byte-offsets        dump-ir: print byte offsets with every location
+  --color, --no-color   force colored output on or off (default: on for a terminal)
+  -h, --help            show this help
+  --version             show the version
+
+exit status: 0 clean, 1 findings (errors in the code), 2 usage or I/O error
+)";
+
+bool takeValue(int argc, char **argv, int &i, const char *name, std::string &out) {
+  size_t len = std::strlen(name);
+  if (std::strncmp(argv[i], name, len) != 0)
+    return false;
+  if (argv[i][len] == '=') {
+    out = argv[i] + len + 1;
+    return true;
+  }
+  if (argv[i][len] != '\0')
+    return false;
+  if (i + 1 >= argc) {
+    llvm::errs() << "ivc: error: " << name << " needs a value\n";
+    out.clear();
+    return true;
+  }
+  out = argv[++i];
+  return true;
+}
+
+} // namespace
+
+std::optional<int> parse(int argc, char **argv, Options &opts) {
+  bool onlyInputs = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    std::string value;
+    if (onlyInputs || a.empty() || a[0] != '-' || a == "-") {
+      if (opts.command.empty())
+        opts.command = std::string(a);
+      else
+        opts.inputs.emplace_back(a);
+      continue;
+    }
+    if (a == "--") {
+      onlyInputs = true;
+    } else if (a == "-h" || a == "--help") {
+      llvm::outs() << Usage;
+      return Clean;
+    } else if (a == "--version") {
+      llvm::outs() << "ivc " << IVC_VERSION << '\n';
+      return Clean;
+    } else if (a == "--color") {
+      opts.color = true;
+    } else if (a == "--no-color") {
+      opts.color = false;
+    } else if (a == "--byte-offsets") {
+      opts.byteOffsets = true;
+    } else if (takeValue(argc, argv, i, "--format", value)) {
+      if (value != "text" && value != "json" && value != "sarif") {
+        llvm::errs() << "ivc: error: --format must be text, json or sarif\n";
+        return UsageOrIO;
+      }
+      opts.format = value;
+    } else {
+      llvm::errs() << "ivc: error: unknown option '" << a << "' (see ivc --help)\n";
+      return UsageOrIO;
+    }
+  }
+  if (opts.command.empty()) {
+    llvm::errs() << Usage;
+    return UsageOrIO;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> readFile(const std::string &path) {
+  auto buf = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    llvm::errs() << "ivc: error: cannot read '" << path << "': " << buf.getError().message()
+                 << '\n';
+    return std::nullopt;
+  }
+  return std::string((*buf)->getBuffer());
+}
+
+} // namespace ivc::cli

@@ -1,0 +1,39 @@
+//===- Cli.h - The ivc command line -------------------------------------===//
+#ifndef IVC_TOOLS_CLI_H
+#define IVC_TOOLS_CLI_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ivc::cli {
+
+/// Exit statuses shared by every command (docs/cli in README).
+enum Exit : int { Clean = 0, Findings = 1, UsageOrIO = 2 };
+
+struct Options {
+  std::string command;
+  std::vector<std::string> inputs;
+  std::string format = "text";   // text | json | sarif
+  std::string policy;            // preset name or file
+  std::string manifest;          // capture manifest file
+  std::optional<bool> color;     // unset: color when stdout is a terminal
+  bool verify = false;
+  bool byteOffsets = false;
+  unsigned jobs = 0;             // 0: all cores
+};
+
+/// Parses argv into `opts`. Returns an exit status when the program should stop
+/// now (after --help, --version or a usage error), or nothing to go on.
+std::optional<int> parse(int argc, char **argv, Options &opts);
+
+/// Reads a file; on failure prints `ivc: error: ...` and returns nothing.
+std::optional<std::string> readFile(const std::string &path);
+
+int runDumpIr(const Options &opts);
+
+} // namespace ivc::cli
+
+#endif

@@ -1,0 +1,14 @@
+//===- main.cpp - The ivc driver ------------------------------------------===//
+#include "Cli.h"
+
+using namespace ivc::cli;
+
+int main(int argc, char **argv) {
+  Options opts;
+  if (std::optional<int> exit = parse(argc, argv, opts))
+    return *exit;
+  if (opts.command == "dump-ir")
+    return runDumpIr(opts);
+  llvm::errs() << "ivc: error: unknown command '" << opts.command << "'\n";
+  return UsageOrIO;
+}
