@@ -1,0 +1,42 @@
+//===- Fd.h - An owned file descriptor ------------------------------------===//
+#ifndef IVC_RUNTIME_TRANSPORT_FD_H
+#define IVC_RUNTIME_TRANSPORT_FD_H
+
+#include <unistd.h>
+#include <utility>
+
+namespace ivc::runtime {
+
+/// Closes its descriptor when destroyed. Moves transfer ownership.
+class UniqueFd {
+public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd &&o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  UniqueFd &operator=(UniqueFd &&o) noexcept {
+    if (this != &o) {
+      reset();
+      fd_ = std::exchange(o.fd_, -1);
+    }
+    return *this;
+  }
+  UniqueFd(const UniqueFd &) = delete;
+  UniqueFd &operator=(const UniqueFd &) = delete;
+  ~UniqueFd() { reset(); }
+
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset(int fd = -1) {
+    if (fd_ >= 0)
+      ::close(fd_);
+    fd_ = fd;
+  }
+
+private:
+  int fd_ = -1;
+};
+
+} // namespace ivc::runtime
+
+#endif
