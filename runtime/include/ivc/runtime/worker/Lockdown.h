@@ -1,0 +1,72 @@
+//===- Lockdown.h - What a worker does to itself before user code runs ----===//
+//
+// Order matters and is fixed by applyLockdown():
+//   1. close every descriptor except the ones the worker keeps;
+//   2. rlimits (address space, CPU seconds, open files, file size, no new
+//      processes, no core dumps);
+//   3. no_new_privs and not dumpable;
+//   4. the seccomp filter (default deny; see SeccompFilter.cpp for the list).
+// The network namespace is entered earlier (enterNetworkNamespace), while
+// the process is still single-threaded, which unprivileged user namespaces
+// require. The PEP 578 audit hook is installed by the worker's Python glue.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_RUNTIME_WORKER_LOCKDOWN_H
+#define IVC_RUNTIME_WORKER_LOCKDOWN_H
+
+#include "ivc/runtime/support/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ivc::runtime::worker {
+
+struct RlimitConfig {
+  uint64_t addressSpaceBytes = 8ull << 30;
+  uint64_t cpuSeconds = 600;
+  uint64_t openFiles = 64;
+  uint64_t fileSizeBytes = 0;
+};
+
+struct SeccompOptions {
+  /// Our own pid: tgkill is allowed only towards it (raise(), abort()).
+  int selfPid = 0;
+  /// Development aid: trap denied calls and print their numbers to stderr
+  /// instead of failing them silently. Never for production.
+  bool trace = false;
+};
+
+/// The errno a denied system call fails with. EPERM makes Python raise
+/// PermissionError, which names the failure plainly.
+constexpr int DeniedErrno = 1; // EPERM
+
+/// Installs the default-deny filter on every thread of the process.
+Status installSeccompFilter(const SeccompOptions &options);
+/// The names of the allowed system calls (without their argument filters),
+/// for docs and tests.
+std::vector<std::string> seccompAllowedSyscalls();
+
+Status applyRlimits(const RlimitConfig &config);
+
+/// Closes all descriptors except 0, 1, 2 and `keep`.
+Status closeOtherFds(const std::vector<int> &keep);
+
+/// Enters a fresh network namespace (only loopback, down). Returns a short
+/// description: "new" or why not.
+std::string enterNetworkNamespace();
+
+struct LockdownFacts {
+  bool seccomp = false;
+  bool noNewPrivs = false;
+  std::string netns;
+  RlimitConfig rlimits;
+};
+
+/// Steps 1-4 above. Irreversible. `keepFds` are the channel and segments.
+Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vector<int> &keepFds,
+                                    const SeccompOptions &seccomp, const std::string &netns);
+
+} // namespace ivc::runtime::worker
+
+#endif

@@ -1,0 +1,50 @@
+//===- AuditHook.h - PEP 578 enforcement of the policy's block flags ------===//
+//
+// The kernel filter is the boundary; the audit hook is what turns a blocked
+// action into a clear PermissionError that names the policy category and
+// the audit event, before the action reaches the kernel. It is installed in
+// C (it cannot be removed from Python) and acts only while user code runs:
+// the worker's own trusted code (protocol, tensor transport) runs with the
+// hook inactive, user code runs inside runUser(), which activates it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_RUNTIME_WORKER_AUDITHOOK_H
+#define IVC_RUNTIME_WORKER_AUDITHOOK_H
+
+#include <Python.h>
+
+#include <string>
+#include <vector>
+
+namespace ivc::runtime::worker {
+
+struct BlockFlags {
+  bool fileWrite = true, fileRead = true, subprocess = true, network = true, ctypes = true,
+       import = true, exec = true;
+};
+
+struct HookPolicy {
+  BlockFlags block;
+  /// Top-level module names user code may import while imports are blocked.
+  std::vector<std::string> importAllowlist;
+};
+
+/// Installs the hook (once per process). Later calls replace the policy
+/// only while no user code is running.
+bool installAuditHook(const HookPolicy &policy);
+
+/// The category an audit event belongs to under `policy`, or nullptr when
+/// it is allowed. Exposed for tests.
+const char *classifyAuditEvent(const HookPolicy &policy, const char *event, PyObject *args,
+                               std::string &detail);
+
+/// Compiles each (source, filename) while trusted, then runs them in order
+/// in `globals` with the hook active. Nested calls keep the hook active.
+/// Returns a new reference to None, or nullptr with the exception set.
+PyObject *runUser(PyObject *items, PyObject *globals);
+
+bool userCodeRunning();
+
+} // namespace ivc::runtime::worker
+
+#endif

@@ -1,0 +1,55 @@
+//===- Lockdown.cpp - The fixed order of the worker's lockdown ------------===//
+#include "ivc/runtime/worker/Lockdown.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <dirent.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace ivc::runtime::worker {
+
+Status closeOtherFds(const std::vector<int> &keepIn) {
+  std::vector<int> keep = keepIn;
+  keep.insert(keep.end(), {0, 1, 2});
+  std::sort(keep.begin(), keep.end());
+  keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+  // close_range over the gaps between the descriptors we keep.
+  unsigned lo = 0;
+  for (int fd : keep) {
+    if (fd < 0)
+      continue;
+    if (static_cast<unsigned>(fd) > lo &&
+        ::syscall(SYS_close_range, lo, static_cast<unsigned>(fd) - 1, 0) != 0)
+      return Error::fromErrno("close_range");
+    lo = static_cast<unsigned>(fd) + 1;
+  }
+  if (::syscall(SYS_close_range, lo, ~0u, 0) != 0)
+    return Error::fromErrno("close_range");
+  return Status::success();
+}
+
+Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vector<int> &keepFds,
+                                    const SeccompOptions &seccomp, const std::string &netns) {
+  LockdownFacts facts;
+  facts.netns = netns;
+  facts.rlimits = rlimits;
+  if (Status s = closeOtherFds(keepFds); !s)
+    return s.error();
+  if (Status s = applyRlimits(rlimits); !s)
+    return s.error();
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return Error::fromErrno("PR_SET_NO_NEW_PRIVS");
+  facts.noNewPrivs = true;
+  // Not dumpable: same-user processes cannot ptrace it or read its memory
+  // through /proc.
+  if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    return Error::fromErrno("PR_SET_DUMPABLE");
+  if (Status s = installSeccompFilter(seccomp); !s)
+    return s.error();
+  facts.seccomp = true;
+  return facts;
+}
+
+} // namespace ivc::runtime::worker

@@ -1,0 +1,188 @@
+//===- SeccompFilter.cpp - The worker's default-deny system call filter ---===//
+//
+// Everything not listed here fails with EPERM (clone3 with ENOSYS, so glibc
+// falls back to clone, whose flags we can inspect). A system call made
+// through another ABI (i386 `int 0x80`, x32) does not match the filter's
+// architecture and kills the process with SIGSYS: there is no legitimate
+// use, and killing avoids any ambiguity in how a foreign ABI reads errno.
+//
+// The list is what a locked-down CPython running torch CPU ops needs once
+// its modules are imported. Deliberately absent: open/openat/openat2/creat
+// (no file access at all, read or write), stat family on paths, socket,
+// socketpair, connect, bind, accept, execve, fork, vfork, ptrace,
+// process_vm_*, io_uring_*, bpf, perf_event_open, userfaultfd, keyctl,
+// mount, unshare, setns, kill (other processes), memfd_create, and
+// executable memory (mmap/mprotect with PROT_EXEC).
+//
+//===----------------------------------------------------------------------===//
+#include "ivc/runtime/worker/Lockdown.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+namespace ivc::runtime::worker {
+
+namespace {
+
+// Allowed whatever their arguments.
+constexpr const char *Unconditional[] = {
+    // I/O on descriptors the worker already has: its channel, its
+    // shared-memory segments, stderr. It cannot obtain new ones.
+    "read", "readv", "pread64", "preadv", "preadv2", "write", "writev", "pwrite64",
+    "pwritev", "pwritev2", "close", "lseek", "fstat", "poll", "ppoll", "select", "pselect6",
+    "sendmsg", "recvmsg", "sendto", "recvfrom",
+    // Memory (executable mappings are filtered below).
+    "munmap", "mremap", "brk", "madvise",
+    // Threads and synchronisation (clone is filtered below).
+    "futex", "set_robust_list", "rseq", "sched_yield", "sched_getaffinity", "sched_getparam",
+    "sched_getscheduler", "gettid", "exit", "exit_group", "restart_syscall",
+    // Signals delivered to ourselves.
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
+    // Time, identity, resource usage.
+    "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "time",
+    "getrusage", "times", "sysinfo", "uname", "getpid", "getppid", "getuid", "geteuid", "getgid",
+    "getegid", "getresuid", "getresgid", "getgroups", "getrlimit", "getrandom",
+};
+
+// Flags a thread-creating clone never needs; any of them means a new
+// process, a namespace, or tracing.
+constexpr uint64_t ForbiddenCloneFlags = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS |
+                                         CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID |
+                                         CLONE_NEWNET | CLONE_PTRACE | CLONE_UNTRACED |
+                                         CLONE_VFORK | CLONE_PARENT | CLONE_PIDFD;
+
+void trapHandler(int, siginfo_t *info, void *context) {
+  // Async-signal-safe: format by hand, write(2) only.
+  char buf[64] = "ivc-worker: seccomp denied syscall ";
+  size_t n = std::strlen(buf);
+  int nr = info->si_syscall;
+  char digits[12];
+  int d = 0;
+  do {
+    digits[d++] = static_cast<char>('0' + nr % 10);
+    nr /= 10;
+  } while (nr && d < 11);
+  while (d)
+    buf[n++] = digits[--d];
+  buf[n++] = '\n';
+  ssize_t ignored = ::write(2, buf, n);
+  (void)ignored;
+#if defined(__x86_64__)
+  static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RAX] = -DeniedErrno;
+#elif defined(__aarch64__)
+  static_cast<ucontext_t *>(context)->uc_mcontext.regs[0] = -DeniedErrno;
+#endif
+}
+
+struct Ctx {
+  scmp_filter_ctx ctx;
+  ~Ctx() { seccomp_release(ctx); }
+};
+
+Status fail(const char *what, int rc) {
+  return Error::io(std::string("seccomp: ") + what + ": " + std::strerror(-rc));
+}
+
+} // namespace
+
+std::vector<std::string> seccompAllowedSyscalls() {
+  std::vector<std::string> out(std::begin(Unconditional), std::end(Unconditional));
+  for (const char *n : {"mmap", "mprotect", "clone", "tgkill", "fcntl", "prctl", "prlimit64"})
+    out.emplace_back(n);
+  return out;
+}
+
+Status installSeccompFilter(const SeccompOptions &options) {
+  uint32_t deny = options.trace ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(DeniedErrno);
+  Ctx c{seccomp_init(deny)};
+  if (!c.ctx)
+    return Error::io("seccomp_init failed");
+  int rc;
+  // Foreign ABIs (i386, x32): kill. Every thread gets the filter.
+  if ((rc = seccomp_attr_set(c.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) < 0)
+    return fail("badarch action", rc);
+  if ((rc = seccomp_attr_set(c.ctx, SCMP_FLTATR_CTL_TSYNC, 1)) < 0)
+    return fail("tsync", rc);
+
+  auto allow = [&](const char *name, unsigned count = 0,
+                   const scmp_arg_cmp *cmps = nullptr) -> Status {
+    int nr = seccomp_syscall_resolve_name(name);
+    if (nr == __NR_SCMP_ERROR)
+      return Status::success(); // not a system call on this architecture
+    int r = seccomp_rule_add_array(c.ctx, SCMP_ACT_ALLOW, nr, count, cmps);
+    if (r < 0)
+      return fail(name, r);
+    return Status::success();
+  };
+
+  for (const char *name : Unconditional)
+    if (Status s = allow(name); !s)
+      return s;
+
+  // No executable memory: W^X for everything mapped after lockdown.
+  {
+    scmp_arg_cmp noExec = SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0);
+    if (Status s = allow("mmap", 1, &noExec); !s)
+      return s;
+    if (Status s = allow("mprotect", 1, &noExec); !s)
+      return s;
+  }
+  // Threads only: CLONE_THREAD|CLONE_VM set, no namespace or tracing flags.
+  {
+    scmp_arg_cmp thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD | CLONE_VM | ForbiddenCloneFlags,
+                                  CLONE_THREAD | CLONE_VM);
+    if (Status s = allow("clone", 1, &thread); !s)
+      return s;
+    // clone3 passes its flags in memory the filter cannot read: report it
+    // as missing so the C library uses clone.
+    int nr = seccomp_syscall_resolve_name("clone3");
+    if (nr != __NR_SCMP_ERROR &&
+        (rc = seccomp_rule_add(c.ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0)) < 0)
+      return fail("clone3", rc);
+  }
+  // Signals to our own threads only (raise, abort, thread cancellation).
+  {
+    scmp_arg_cmp self = SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(options.selfPid));
+    if (Status s = allow("tgkill", 1, &self); !s)
+      return s;
+  }
+  // fcntl: descriptor flags and reading seals; not F_ADD_SEALS, F_SETOWN,
+  // F_SETLEASE, F_DUPFD (no new descriptors) and the rest.
+  for (int cmd : {F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GET_SEALS}) {
+    scmp_arg_cmp c1 = SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(cmd));
+    if (Status s = allow("fcntl", 1, &c1); !s)
+      return s;
+  }
+  // prctl: thread names only (OpenMP and torch name their threads).
+  for (int op : {PR_SET_NAME, PR_GET_NAME}) {
+    scmp_arg_cmp c1 = SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(op));
+    if (Status s = allow("prctl", 1, &c1); !s)
+      return s;
+  }
+  // prlimit64 may read limits (new limit pointer NULL) but never set them.
+  {
+    scmp_arg_cmp readOnly = SCMP_A2(SCMP_CMP_EQ, 0);
+    if (Status s = allow("prlimit64", 1, &readOnly); !s)
+      return s;
+  }
+
+  if (options.trace) {
+    struct sigaction sa = {};
+    sa.sa_sigaction = trapHandler;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSYS, &sa, nullptr);
+  }
+  if ((rc = seccomp_load(c.ctx)) < 0)
+    return fail("load", rc);
+  return Status::success();
+}
+
+} // namespace ivc::runtime::worker

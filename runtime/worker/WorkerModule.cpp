@@ -1,0 +1,153 @@
+//===- WorkerModule.cpp - `_ivc_worker`: the worker's trusted entry points ===//
+//
+// A builtin module (registered before the interpreter starts) through which
+// the worker's Python loop (ivc/_worker.py) asks the C++ side to lock the
+// process down and to run user code with the audit hook active. Nothing in
+// it gives user code more than it has: lockdown only tightens and runs once,
+// run_user nests with the hook still active.
+//
+//===----------------------------------------------------------------------===//
+#include "AuditHook.h"
+#include "WorkerModule.h"
+
+#include "ivc/runtime/worker/Lockdown.h"
+
+#include <unistd.h>
+
+namespace ivc::runtime::worker {
+
+namespace {
+
+std::string g_netns = "not attempted";
+bool g_lockedDown = false;
+bool g_seccompTrace = false;
+
+bool getBool(PyObject *dict, const char *key, bool fallback) {
+  PyObject *v = dict ? PyDict_GetItemString(dict, key) : nullptr;
+  return v ? PyObject_IsTrue(v) == 1 : fallback;
+}
+
+uint64_t getU64(PyObject *dict, const char *key, uint64_t fallback) {
+  PyObject *v = dict ? PyDict_GetItemString(dict, key) : nullptr;
+  if (!v || !PyLong_Check(v))
+    return fallback;
+  unsigned long long r = PyLong_AsUnsignedLongLong(v);
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return fallback;
+  }
+  return r;
+}
+
+PyObject *lockdown(PyObject *, PyObject *args) {
+  PyObject *config, *keep;
+  if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &config, &PyList_Type, &keep))
+    return nullptr;
+  if (g_lockedDown) {
+    PyErr_SetString(PyExc_RuntimeError, "the worker is already locked down");
+    return nullptr;
+  }
+  HookPolicy policy = policyFromConfig(config);
+  if (PyErr_Occurred())
+    return nullptr;
+  PyObject *limits = PyDict_GetItemString(config, "rlimits");
+  RlimitConfig rl;
+  rl.addressSpaceBytes = getU64(limits, "address_space", rl.addressSpaceBytes);
+  rl.cpuSeconds = getU64(limits, "cpu_seconds", rl.cpuSeconds);
+  rl.openFiles = getU64(limits, "open_files", rl.openFiles);
+  rl.fileSizeBytes = getU64(limits, "file_size", rl.fileSizeBytes);
+  std::vector<int> keepFds;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keep); ++i) {
+    long fd = PyLong_AsLong(PyList_GET_ITEM(keep, i));
+    if (PyErr_Occurred())
+      return nullptr;
+    keepFds.push_back(static_cast<int>(fd));
+  }
+  // The hook first: it is inert until user code runs, and installing it
+  // needs nothing the filter refuses.
+  if (!installAuditHook(policy)) {
+    PyErr_SetString(PyExc_RuntimeError, "cannot install the audit hook");
+    return nullptr;
+  }
+  SeccompOptions so;
+  so.selfPid = static_cast<int>(::getpid());
+  so.trace = g_seccompTrace || getBool(config, "seccomp_trace", false);
+  Result<LockdownFacts> facts = applyLockdown(rl, keepFds, so, g_netns);
+  if (!facts) {
+    PyErr_Format(PyExc_RuntimeError, "lockdown failed: %s", facts.error().message.c_str());
+    return nullptr;
+  }
+  g_lockedDown = true;
+  return Py_BuildValue("{s:O,s:O,s:s,s:O,s:{s:K,s:K,s:K,s:K}}", "seccomp",
+                       facts->seccomp ? Py_True : Py_False, "no_new_privs",
+                       facts->noNewPrivs ? Py_True : Py_False, "netns", facts->netns.c_str(),
+                       "audit_hook", Py_True, "rlimits", "address_space",
+                       (unsigned long long)rl.addressSpaceBytes, "cpu_seconds",
+                       (unsigned long long)rl.cpuSeconds, "open_files",
+                       (unsigned long long)rl.openFiles, "file_size",
+                       (unsigned long long)rl.fileSizeBytes);
+}
+
+PyObject *runUserPy(PyObject *, PyObject *args) {
+  PyObject *items, *globals;
+  if (!PyArg_ParseTuple(args, "OO", &items, &globals))
+    return nullptr;
+  return runUser(items, globals);
+}
+
+PyObject *afterFork(PyObject *, PyObject *) {
+  // A zygote's child: its own process group (the watchdog kills the group),
+  // and its own network namespace while it is still single-threaded.
+  if (::setpgid(0, 0) != 0)
+    return PyErr_SetFromErrno(PyExc_OSError);
+  g_netns = enterNetworkNamespace();
+  Py_RETURN_NONE;
+}
+
+PyObject *userCodeRunningPy(PyObject *, PyObject *) {
+  return PyBool_FromLong(userCodeRunning());
+}
+
+PyMethodDef Methods[] = {
+    {"lockdown", lockdown, METH_VARARGS,
+     "lockdown(config, keep_fds) -> facts: audit hook, rlimits, no_new_privs, seccomp."},
+    {"run_user", runUserPy, METH_VARARGS,
+     "run_user([(source, filename), ...], globals): compile, then run with the hook active."},
+    {"after_fork", afterFork, METH_NOARGS, "In a zygote's child: new process group and netns."},
+    {"user_code_running", userCodeRunningPy, METH_NOARGS, "Whether the hook is active."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyModuleDef Module = {PyModuleDef_HEAD_INIT, "_ivc_worker", nullptr, -1, Methods,
+                      nullptr, nullptr, nullptr, nullptr};
+
+} // namespace
+
+HookPolicy policyFromConfig(PyObject *config) {
+  HookPolicy p;
+  PyObject *block = PyDict_GetItemString(config, "block");
+  p.block.fileWrite = getBool(block, "file_write", true);
+  p.block.fileRead = getBool(block, "file_read", true);
+  p.block.subprocess = getBool(block, "subprocess", true);
+  p.block.network = getBool(block, "network", true);
+  p.block.ctypes = getBool(block, "ctypes", true);
+  p.block.import = getBool(block, "import", true);
+  p.block.exec = getBool(block, "exec", true);
+  PyObject *allow = PyDict_GetItemString(config, "import_allowlist");
+  if (allow && PyList_Check(allow)) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(allow); ++i) {
+      const char *s = PyUnicode_AsUTF8(PyList_GET_ITEM(allow, i));
+      if (!s)
+        return p;
+      p.importAllowlist.emplace_back(s);
+    }
+  }
+  return p;
+}
+
+void setNetnsStatus(std::string status) { g_netns = std::move(status); }
+void setSeccompTrace(bool on) { g_seccompTrace = on; }
+
+PyObject *initWorkerModule() { return PyModule_Create(&Module); }
+
+} // namespace ivc::runtime::worker
