@@ -1,0 +1,66 @@
+//===- Pool.h - Warm workers per configuration and tenant -----------------===//
+//
+// acquire() hands out an idle worker for (config fingerprint, tenant) after
+// checking it is alive and silent, or makes a new one (forked from the
+// zygote for that preload list, or spawned when zygotes are off or fail).
+// release() takes a worker back only after a clean END; a worker that timed
+// out, crashed, broke the protocol or raised mid-protocol is retired (its
+// process group killed). Workers are never shared across tenants: user
+// code may leave state behind in a worker's interpreter.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_RUNTIME_HOST_POOL_H
+#define IVC_RUNTIME_HOST_POOL_H
+
+#include "ivc/runtime/host/Watchdog.h"
+#include "ivc/runtime/host/Worker.h"
+#include "ivc/runtime/host/Zygote.h"
+
+#include <deque>
+#include <map>
+#include <mutex>
+
+namespace ivc::runtime {
+
+class WorkerPool {
+public:
+  struct Options {
+    WorkerOptions worker;
+    /// Idle workers kept per (configuration, tenant).
+    size_t maxIdlePerKey = 2;
+    bool useZygote = true;
+  };
+  struct Stats {
+    uint64_t spawned = 0, forked = 0, reused = 0, retired = 0, deadIdle = 0;
+    uint64_t zygoteStarts = 0, zygoteFailures = 0;
+  };
+
+  explicit WorkerPool(Options options) : options_(std::move(options)) {}
+  ~WorkerPool();
+
+  Result<std::unique_ptr<Worker>> acquire(const SandboxConfig &config, const std::string &tenant);
+  /// `clean`: the worker's last job ended with END and nothing else.
+  void release(std::unique_ptr<Worker> worker, bool clean);
+  /// Starts the zygote for `config` now (so the first trace does not wait).
+  Status startZygote(const SandboxConfig &config);
+
+  Watchdog &watchdog() { return watchdog_; }
+  Stats stats() const;
+  size_t idle() const;
+  /// Kills every idle worker and zygote.
+  void clear();
+
+private:
+  Result<std::unique_ptr<Worker>> make(const SandboxConfig &config);
+
+  Options options_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::deque<std::unique_ptr<Worker>>> idle_;
+  std::map<std::string, std::unique_ptr<Zygote>> zygotes_;
+  Stats stats_;
+  Watchdog watchdog_;
+};
+
+} // namespace ivc::runtime
+
+#endif
