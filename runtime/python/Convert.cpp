@@ -1,0 +1,197 @@
+//===- Convert.cpp --------------------------------------------------------===//
+#include "Convert.h"
+
+#include <unordered_map>
+
+namespace ivc::runtime::python {
+
+using codec::DType;
+using codec::Kind;
+using codec::TensorDesc;
+using codec::Value;
+
+namespace {
+
+struct Torch {
+  py::object tensor, dtype, device;
+  py::dict byName;                            // "float32" -> torch.float32
+  std::unordered_map<PyObject *, DType> code; // torch.float32 -> Float32
+};
+
+Torch &torch() {
+  static Torch *t = new Torch(); // never destroyed: outlives interpreter teardown
+  return *t;
+}
+
+[[noreturn]] void typeError(py::handle obj) {
+  throw py::type_error(
+      "a value of type '" + std::string(Py_TYPE(obj.ptr())->tp_name) +
+      "' cannot cross the ivc channel (allowed: None, bool, int, float, str, bytes, list, tuple, "
+      "dict, set, torch.dtype, torch.device, torch.Tensor)");
+}
+
+Value tensorValue(py::handle obj, py::handle exporter) {
+  py::tuple d = py::reinterpret_borrow<py::object>(exporter)(obj);
+  if (d.size() != 5)
+    throw py::value_error("tensor exporter must return (dtype, shape, space, offset, nbytes)");
+  std::optional<DType> dt = codec::dtypeFromName(d[0].cast<std::string>());
+  if (!dt)
+    throw py::type_error("tensors of dtype " + d[0].cast<std::string>() +
+                         " cannot cross the ivc channel");
+  TensorDesc t;
+  t.dtype = *dt;
+  for (py::handle dim : d[1].cast<py::tuple>())
+    t.shape.push_back(dim.cast<int64_t>());
+  t.space = d[2].cast<uint32_t>();
+  t.offset = d[3].cast<uint64_t>();
+  t.nbytes = d[4].cast<uint64_t>();
+  return Value::tensor(std::move(t));
+}
+
+Value convert(py::handle obj, py::handle exporter, unsigned depth, unsigned maxDepth) {
+  if (depth > maxDepth)
+    throw py::value_error("value nested deeper than " + std::to_string(maxDepth) +
+                          " cannot cross the ivc channel");
+  PyObject *o = obj.ptr();
+  if (o == Py_None)
+    return Value::none();
+  if (PyBool_Check(o))
+    return Value::boolean(o == Py_True);
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow)
+      throw py::value_error("int out of the 64-bit range cannot cross the ivc channel");
+    if (v == -1 && PyErr_Occurred())
+      throw py::error_already_set();
+    return Value::integer(v);
+  }
+  if (PyFloat_Check(o))
+    return Value::real(PyFloat_AS_DOUBLE(o));
+  if (PyUnicode_Check(o)) {
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+    if (!s)
+      throw py::error_already_set();
+    return Value::str(std::string(s, static_cast<size_t>(n)));
+  }
+  if (PyBytes_Check(o))
+    return Value::bytes(std::string(PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o)));
+  Torch &t = torch();
+  if (t.tensor && PyObject_IsInstance(o, t.tensor.ptr()) == 1)
+    return tensorValue(obj, exporter);
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
+    std::vector<Value> items;
+    items.reserve(seq.size());
+    for (py::handle item : seq)
+      items.push_back(convert(item, exporter, depth + 1, maxDepth));
+    return PyList_Check(o) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+  }
+  if (PyDict_Check(o)) {
+    std::vector<Value> items;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &k, &v)) {
+      items.push_back(convert(k, exporter, depth + 1, maxDepth));
+      items.push_back(convert(v, exporter, depth + 1, maxDepth));
+    }
+    return Value::dict(std::move(items));
+  }
+  if (PyAnySet_Check(o)) {
+    std::vector<Value> items;
+    for (py::handle item : py::reinterpret_borrow<py::iterable>(obj))
+      items.push_back(convert(item, exporter, depth + 1, maxDepth));
+    return Value::set(std::move(items));
+  }
+  if (t.dtype && PyObject_IsInstance(o, t.dtype.ptr()) == 1) {
+    auto it = t.code.find(o);
+    if (it == t.code.end())
+      throw py::type_error("dtype " + py::str(obj).cast<std::string>() +
+                           " cannot cross the ivc channel");
+    return Value::dtype(it->second);
+  }
+  if (t.device && PyObject_IsInstance(o, t.device.ptr()) == 1) {
+    std::string type = obj.attr("type").cast<std::string>();
+    py::object index = obj.attr("index");
+    return Value::device(type, index.is_none() ? -1 : index.cast<int32_t>());
+  }
+  typeError(obj);
+}
+
+} // namespace
+
+void setTorchTypes(py::object tensor, py::object dtype, py::object device, py::dict dtypes) {
+  Torch &t = torch();
+  t.tensor = std::move(tensor);
+  t.dtype = std::move(dtype);
+  t.device = std::move(device);
+  t.byName = std::move(dtypes);
+  t.code.clear();
+  for (auto [name, obj] : t.byName) {
+    std::optional<DType> d = codec::dtypeFromName(name.cast<std::string>());
+    if (d)
+      t.code[obj.ptr()] = *d;
+  }
+}
+
+Value toValue(py::handle obj, py::handle exporter, unsigned maxDepth) {
+  return convert(obj, exporter, 0, maxDepth);
+}
+
+py::object fromValue(const Value &v, py::handle importer) {
+  switch (v.kind()) {
+  case Kind::None: return py::none();
+  case Kind::Bool: return py::bool_(v.asBool());
+  case Kind::Int: return py::int_(v.asInt());
+  case Kind::Float: return py::float_(v.asFloat());
+  case Kind::Str: return py::str(v.asString());
+  case Kind::Bytes: return py::bytes(v.asString());
+  case Kind::List: {
+    py::list out(v.items().size());
+    for (size_t i = 0; i < v.items().size(); ++i)
+      out[i] = fromValue(v.items()[i], importer);
+    return out;
+  }
+  case Kind::Tuple: {
+    py::tuple out(v.items().size());
+    for (size_t i = 0; i < v.items().size(); ++i)
+      out[i] = fromValue(v.items()[i], importer);
+    return out;
+  }
+  case Kind::Set: {
+    py::set out;
+    for (const Value &item : v.items())
+      out.add(fromValue(item, importer));
+    return out;
+  }
+  case Kind::Dict: {
+    py::dict out;
+    for (size_t i = 0; i + 1 < v.items().size(); i += 2)
+      out[fromValue(v.items()[i], importer)] = fromValue(v.items()[i + 1], importer);
+    return out;
+  }
+  case Kind::DType: {
+    py::str name(std::string(codec::dtypeName(v.asDType())));
+    if (!torch().byName.contains(name))
+      throw py::type_error("torch has no dtype " + name.cast<std::string>());
+    return torch().byName[name];
+  }
+  case Kind::Device:
+    if (!torch().device)
+      throw py::type_error("torch is not loaded");
+    return v.deviceIndex() >= 0 ? torch().device(v.asString(), v.deviceIndex())
+                                : torch().device(v.asString());
+  case Kind::Tensor: {
+    const TensorDesc &t = v.asTensor();
+    py::tuple shape(t.shape.size());
+    for (size_t i = 0; i < t.shape.size(); ++i)
+      shape[i] = py::int_(t.shape[i]);
+    return py::reinterpret_borrow<py::object>(importer)(
+        std::string(codec::dtypeName(t.dtype)), shape, t.space, t.offset, t.nbytes);
+  }
+  }
+  return py::none();
+}
+
+} // namespace ivc::runtime::python

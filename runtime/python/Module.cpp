@@ -1,0 +1,380 @@
+//===- Module.cpp - `ivc._core`: the runtime's C++ side, for Python -------===//
+//
+// Thin bindings: codec (encode/decode through Convert), channels, memfd
+// segments (buffer protocol, so torch.frombuffer maps them without a copy),
+// and the host library (pool, workers, watchdog, audit). Every wait
+// releases the GIL, so FAST mediator threads and the model thread can run
+// while another waits on a channel.
+//
+//===----------------------------------------------------------------------===//
+#include "Convert.h"
+
+#include "ivc/runtime/codec/Codec.h"
+#include "ivc/runtime/host/Audit.h"
+#include "ivc/runtime/host/Pool.h"
+#include "ivc/runtime/transport/Channel.h"
+#include "ivc/runtime/transport/Segment.h"
+
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace ivc::runtime;
+using codec::Value;
+
+namespace {
+
+py::object g_channelError, g_closed, g_timeout, g_protocol, g_codecError;
+
+[[noreturn]] void raise(const Error &e) {
+  PyObject *type = g_channelError.ptr();
+  switch (e.kind) {
+  case Error::Closed: type = g_closed.ptr(); break;
+  case Error::Timeout: type = g_timeout.ptr(); break;
+  case Error::Protocol: type = g_protocol.ptr(); break;
+  case Error::Codec: type = g_codecError.ptr(); break;
+  case Error::Invalid: type = PyExc_ValueError; break;
+  case Error::Io: break;
+  }
+  PyErr_SetString(type, e.message.c_str());
+  throw py::error_already_set();
+}
+
+Deadline deadlineOf(int64_t timeoutMs) {
+  return timeoutMs < 0 ? Deadline::never() : Deadline::afterMs(timeoutMs);
+}
+
+py::tuple frameToPy(Result<Frame> frame) {
+  if (!frame)
+    raise(frame.error());
+  py::list fds;
+  for (UniqueFd &fd : frame->fds)
+    fds.append(fd.release());
+  return py::make_tuple(py::bytes(frame->bytes), fds);
+}
+
+void sendOn(Channel &ch, const py::bytes &data, const std::vector<int> &fds, int64_t timeoutMs) {
+  std::string_view view = data;
+  Status s;
+  {
+    py::gil_scoped_release nogil;
+    s = ch.send({reinterpret_cast<const uint8_t *>(view.data()), view.size()}, fds,
+                deadlineOf(timeoutMs));
+  }
+  if (!s)
+    raise(s.error());
+}
+
+py::tuple recvOn(Channel &ch, int64_t timeoutMs) {
+  Result<Frame> f = Error::io("unreached");
+  {
+    py::gil_scoped_release nogil;
+    f = ch.recv(deadlineOf(timeoutMs));
+  }
+  return frameToPy(std::move(f));
+}
+
+struct PyChannel {
+  std::unique_ptr<Channel> ch;
+  Channel &get() {
+    if (!ch)
+      raise(Error::closed("channel is closed"));
+    return *ch;
+  }
+};
+
+/// A pooled worker as Python holds it. release() moves the Worker back
+/// into the pool; the handle is then empty and refuses every call.
+struct WorkerHandle {
+  std::unique_ptr<Worker> w;
+  Worker &get() {
+    if (!w)
+      throw py::value_error("this worker was released or retired");
+    return *w;
+  }
+};
+
+/// Values the host library produced itself (facts): no tensors inside.
+py::object valueToPy(const Value &v) {
+  py::cpp_function noTensors([](py::args) -> py::object {
+    throw py::type_error("unexpected tensor");
+  });
+  return python::fromValue(v, noTensors);
+}
+
+/// An encoded sandbox config dict -> SandboxConfig, or ValueError.
+Result<SandboxConfig> configFromBytes(const py::bytes &data) {
+  std::string_view view = data;
+  Result<Value> v = codec::decode({reinterpret_cast<const uint8_t *>(view.data()), view.size()});
+  if (!v)
+    raise(v.error());
+  Result<SandboxConfig> c = SandboxConfig::fromValue(*v);
+  if (!c)
+    raise(c.error());
+  return c;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "ivc runtime: codec, channels, shared memory, worker pool (C++)";
+
+  g_channelError = py::reinterpret_steal<py::object>(
+      PyErr_NewException("ivc._core.ChannelError", PyExc_OSError, nullptr));
+  g_closed = py::reinterpret_steal<py::object>(
+      PyErr_NewException("ivc._core.ChannelClosed", g_channelError.ptr(), nullptr));
+  g_timeout = py::reinterpret_steal<py::object>(
+      PyErr_NewException("ivc._core.ChannelTimeout", g_channelError.ptr(), nullptr));
+  g_protocol = py::reinterpret_steal<py::object>(
+      PyErr_NewException("ivc._core.ProtocolError", g_channelError.ptr(), nullptr));
+  g_codecError = py::reinterpret_steal<py::object>(
+      PyErr_NewException("ivc._core.CodecError", PyExc_ValueError, nullptr));
+  m.attr("ChannelError") = g_channelError;
+  m.attr("ChannelClosed") = g_closed;
+  m.attr("ChannelTimeout") = g_timeout;
+  m.attr("ProtocolError") = g_protocol;
+  m.attr("CodecError") = g_codecError;
+
+  // --- codec -------------------------------------------------------------
+  m.def("set_torch_types", &python::setTorchTypes, py::arg("tensor"), py::arg("dtype"),
+        py::arg("device"), py::arg("dtypes"));
+  m.def(
+      "encode",
+      [](py::handle obj, py::handle exporter) {
+        std::string out = codec::encode(python::toValue(obj, exporter));
+        return py::bytes(out);
+      },
+      py::arg("obj"), py::arg("exporter"),
+      "Encodes obj (closed value set); exporter(tensor) places tensor bytes.");
+  m.def(
+      "decode",
+      [](const py::bytes &data, py::handle importer, unsigned maxDepth, uint64_t maxItems) {
+        std::string_view view = data;
+        codec::Limits limits;
+        limits.maxDepth = maxDepth;
+        limits.maxItems = maxItems;
+        Result<Value> v =
+            codec::decode({reinterpret_cast<const uint8_t *>(view.data()), view.size()}, limits);
+        if (!v)
+          raise(v.error());
+        return python::fromValue(*v, importer);
+      },
+      py::arg("data"), py::arg("importer"), py::arg("max_depth") = 32,
+      py::arg("max_items") = 1u << 20,
+      "Decodes bytes from the peer with bounds checks and limits (no pickle).");
+
+  // --- channels ----------------------------------------------------------
+  py::class_<PyChannel, std::shared_ptr<PyChannel>>(m, "Channel")
+      .def_static(
+          "from_fd",
+          [](int fd, bool acceptFds, uint64_t maxFrame) {
+            SocketChannel::Options o;
+            o.acceptFds = acceptFds;
+            o.maxFrameBytes = maxFrame;
+            auto p = std::make_shared<PyChannel>();
+            p->ch = std::make_unique<SocketChannel>(UniqueFd(fd), o);
+            return p;
+          },
+          py::arg("fd"), py::arg("accept_fds") = false, py::arg("max_frame") = 16u << 20)
+      .def(
+          "send",
+          [](PyChannel &c, const py::bytes &data, const std::vector<int> &fds, int64_t timeout) {
+            sendOn(c.get(), data, fds, timeout);
+          },
+          py::arg("data"), py::arg("fds") = std::vector<int>{}, py::arg("timeout_ms") = -1)
+      .def(
+          "recv", [](PyChannel &c, int64_t timeout) { return recvOn(c.get(), timeout); },
+          py::arg("timeout_ms") = -1, "-> (bytes, [fd, ...]); the caller owns the fds")
+      .def("close", [](PyChannel &c) {
+        if (c.ch)
+          c.ch->close();
+      });
+  m.def(
+      "memory_channel_pair",
+      [](uint64_t maxFrame) {
+        MemoryChannelPair pair = makeMemoryChannelPair(maxFrame);
+        auto host = std::make_shared<PyChannel>();
+        auto med = std::make_shared<PyChannel>();
+        host->ch = std::move(pair.host);
+        med->ch = std::move(pair.mediator);
+        return py::make_tuple(host, med);
+      },
+      py::arg("max_frame") = 16u << 20, "-> (host end, mediator end) of an in-process channel");
+
+  // --- shared memory -----------------------------------------------------
+  py::class_<Segment, std::shared_ptr<Segment>>(m, "Segment", py::buffer_protocol())
+      .def_static(
+          "adopt",
+          [](int fd, uint64_t size) {
+            Result<std::shared_ptr<Segment>> s = Segment::adopt(UniqueFd(fd), size);
+            if (!s)
+              raise(s.error());
+            return *s;
+          },
+          py::arg("fd"), py::arg("size"), "Worker side: maps a sealed segment from the host.")
+      .def_static(
+          "create",
+          [](uint64_t size) {
+            Result<std::shared_ptr<Segment>> s = Segment::create(size);
+            if (!s)
+              raise(s.error());
+            return *s;
+          },
+          py::arg("size"))
+      .def_property_readonly("size", &Segment::size)
+      .def_property_readonly("fd", &Segment::fd)
+      .def_property_readonly("address",
+                             [](const Segment &s) { return reinterpret_cast<uintptr_t>(s.data()); })
+      .def_buffer([](Segment &s) {
+        return py::buffer_info(s.data(), 1, py::format_descriptor<uint8_t>::format(), 1,
+                               {static_cast<py::ssize_t>(s.size())}, {1});
+      });
+
+  // --- workers and the pool ----------------------------------------------
+  py::class_<WorkerHandle, std::shared_ptr<WorkerHandle>>(m, "Worker")
+      .def_property_readonly("pid", [](WorkerHandle &h) { return h.get().pid(); })
+      .def_property_readonly("origin", [](WorkerHandle &h) { return h.get().origin(); })
+      .def_property_readonly("jobs", [](WorkerHandle &h) { return h.get().jobs; })
+      .def_property_readonly("facts",
+                             [](WorkerHandle &h) { return valueToPy(h.get().facts()); })
+      .def_property_readonly("valid", [](WorkerHandle &h) { return bool(h.w); })
+      .def(
+          "send",
+          [](WorkerHandle &h, const py::bytes &data, const std::vector<int> &fds,
+             int64_t timeout) { sendOn(h.get().channel(), data, fds, timeout); },
+          py::arg("data"), py::arg("fds") = std::vector<int>{}, py::arg("timeout_ms") = -1)
+      .def(
+          "recv", [](WorkerHandle &h, int64_t timeout) { return recvOn(h.get().channel(), timeout); },
+          py::arg("timeout_ms") = -1)
+      .def("exited", [](WorkerHandle &h) { return h.get().exited(); })
+      .def("idle_and_alive", [](WorkerHandle &h) { return h.get().idleAndAlive(); })
+      .def("kill", [](WorkerHandle &h) { h.get().kill(); })
+      // Arena (host side)
+      .def("allocate_download",
+           [](WorkerHandle &h, uint64_t nbytes) {
+             Result<Placement> p = h.get().arena().allocateDownload(nbytes);
+             if (!p)
+               raise(p.error());
+             return py::make_tuple(p->space, p->offset);
+           })
+      .def("grow_upload",
+           [](WorkerHandle &h, uint64_t nbytes) {
+             if (Status s = h.get().arena().growUpload(nbytes); !s)
+               raise(s.error());
+           })
+      .def("take_announcements",
+           [](WorkerHandle &h) {
+             py::list out;
+             for (const Announcement &a : h.get().arena().takeAnnouncements())
+               out.append(py::make_tuple(a.space, a.size,
+                                         a.role == Announcement::Upload ? "upload" : "download",
+                                         a.fd));
+             return out;
+           })
+      .def("reset_arena", [](WorkerHandle &h) { return h.get().arena().resetForNextJob(); })
+      .def("segment", [](WorkerHandle &h, uint32_t space) { return h.get().arena().segment(space); })
+      .def("check_range",
+           [](WorkerHandle &h, uint32_t space, uint64_t offset, uint64_t nbytes) {
+             return h.get().arena().resolve(space, offset, nbytes).has_value();
+           })
+      .def_property_readonly("upload_space",
+                             [](WorkerHandle &h) { return h.get().arena().uploadSpace(); });
+
+  py::class_<WorkerPool, std::shared_ptr<WorkerPool>>(m, "Pool")
+      .def(py::init([](std::string workerPath, std::vector<std::string> pythonPath, size_t maxIdle,
+                       bool useZygote, int stderrFd) {
+             WorkerPool::Options o;
+             o.worker.workerPath = std::move(workerPath);
+             o.worker.pythonPath = std::move(pythonPath);
+             o.worker.stderrFd = stderrFd;
+             o.maxIdlePerKey = maxIdle;
+             o.useZygote = useZygote;
+             return std::make_shared<WorkerPool>(std::move(o));
+           }),
+           py::arg("worker_path"), py::arg("python_path"), py::arg("max_idle") = 2,
+           py::arg("use_zygote") = true, py::arg("stderr_fd") = -1)
+      .def(
+          "acquire",
+          [](WorkerPool &p, py::bytes config, const std::string &tenant) {
+            Result<SandboxConfig> c = configFromBytes(config);
+            Result<std::unique_ptr<Worker>> w = Error::io("unreached");
+            {
+              py::gil_scoped_release nogil;
+              w = p.acquire(*c, tenant);
+            }
+            if (!w)
+              raise(w.error());
+            auto h = std::make_shared<WorkerHandle>();
+            h->w = std::move(*w);
+            return h;
+          },
+          py::arg("config"), py::arg("tenant") = "",
+          "config: the encoded SandboxConfig dict (see ivc.SandboxConfig)")
+      .def(
+          "release",
+          [](WorkerPool &p, WorkerHandle &h, bool clean) {
+            std::unique_ptr<Worker> w = std::move(h.w);
+            py::gil_scoped_release nogil;
+            p.release(std::move(w), clean);
+          },
+          py::arg("worker"), py::arg("clean"))
+      .def("start_zygote",
+           [](WorkerPool &p, py::bytes config) {
+             Result<SandboxConfig> c = configFromBytes(config);
+             Status s;
+             {
+               py::gil_scoped_release nogil;
+               s = p.startZygote(*c);
+             }
+             if (!s)
+               raise(s.error());
+           })
+      .def("watch",
+           [](WorkerPool &p, WorkerHandle &h, int64_t timeoutMs) {
+             Worker &w = h.get();
+             return p.watchdog().arm(w.pidfd(), w.pid(), deadlineOf(timeoutMs));
+           })
+      .def("unwatch", [](WorkerPool &p, uint64_t ticket) { return p.watchdog().disarm(ticket); })
+      .def("watchdog_fired", [](WorkerPool &p) { return p.watchdog().fired(); })
+      .def("idle", &WorkerPool::idle)
+      .def("clear",
+           [](WorkerPool &p) {
+             py::gil_scoped_release nogil;
+             p.clear();
+           })
+      .def("stats", [](WorkerPool &p) {
+        WorkerPool::Stats s = p.stats();
+        py::dict d;
+        d["spawned"] = s.spawned;
+        d["forked"] = s.forked;
+        d["reused"] = s.reused;
+        d["retired"] = s.retired;
+        d["dead_idle"] = s.deadIdle;
+        d["zygote_starts"] = s.zygoteStarts;
+        d["zygote_failures"] = s.zygoteFailures;
+        return d;
+      });
+
+  m.def(
+      "sandbox_config_check",
+      [](py::bytes config) {
+        Result<SandboxConfig> c = configFromBytes(config);
+        return py::bytes(codec::encode(c->toValue()));
+      },
+      "Validates an encoded sandbox config; returns it with defaults filled in.");
+
+  m.def(
+      "run_audit",
+      [](std::string workerPath, std::vector<std::string> pythonPath, int64_t timeoutMs) {
+        WorkerOptions o;
+        o.workerPath = std::move(workerPath);
+        o.pythonPath = std::move(pythonPath);
+        AuditReport r;
+        {
+          py::gil_scoped_release nogil;
+          r = runAudit(o, timeoutMs);
+        }
+        return py::make_tuple(r.passed, r.lines, r.error);
+      },
+      py::arg("worker_path"), py::arg("python_path"), py::arg("timeout_ms") = 60000);
+  m.def("default_worker_path", &defaultWorkerPath);
+}

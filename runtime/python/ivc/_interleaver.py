@@ -1,0 +1,469 @@
+"""Running one trace: the model's forward, interleaved with its mediators.
+
+Every submodule's forward is wrapped for the duration of the trace (no
+model structure is assumed: paths come from named_modules()). A wrapper
+counts the module's calls and, when a mediator waits on this module, serves
+it in two stages:
+  input   requests of .input/.inputs, swaps of .input, skips
+  output  requests of .output, swaps of .output
+Mediators are served in invoke order; each runs until it asks for something
+else, and that is its pending event. A request for a module that already
+ran is answered with an error at once; one the model never reaches is
+answered with an error when the forward ends.
+
+Invokes are batched along dim 0: mediator i owns rows [start_i, start_i+n_i)
+and sees and swaps only those (every tensor whose dim 0 is the batch size
+is narrowed; other values are shared).
+"""
+
+import time
+
+import torch
+
+from ._errors import MediatorError, ProtocolViolation, WorkerError, MediatorTimeout
+from ._mediator import _BUILTIN_ERRORS, _tensors_in
+
+
+class _EarlyStop(Exception):
+    """Raised through the model's forward after tracer.stop()."""
+
+
+class MediatorState:
+    def __init__(self, index, plan_mediator, link, rows, deadline):
+        self.index = index
+        self.plan = plan_mediator
+        self.tier = link.tier
+        self.link = link
+        self.rows = rows  # (start, count)
+        self.deadline = deadline
+        self.pending = None  # ("request"|"swap"|"skip"|"barrier", path, stage, call, payload)
+        self.done = False
+        self.clean = False
+        self.saves = {}
+        self.logs = []
+        self.error = None
+        self.delivered = {}
+        self.deliveries = 0
+
+
+def own(value):
+    """A host-owned copy: tensors cloned (out of shared memory, away from
+    the mediator), containers rebuilt."""
+    if isinstance(value, torch.Tensor):
+        return value.clone()
+    if isinstance(value, tuple):
+        return tuple(own(v) for v in value)
+    if isinstance(value, list):
+        return [own(v) for v in value]
+    if isinstance(value, dict):
+        return {own(k): own(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return type(value)(own(v) for v in value)
+    return value
+
+
+def _batched(t, total):
+    return isinstance(t, torch.Tensor) and t.dim() > 0 and t.shape[0] == total
+
+
+def narrow(value, start, count, total):
+    if isinstance(value, torch.Tensor):
+        return value.narrow(0, start, count) if _batched(value, total) else value
+    if isinstance(value, tuple):
+        return tuple(narrow(v, start, count, total) for v in value)
+    if isinstance(value, list):
+        return [narrow(v, start, count, total) for v in value]
+    if isinstance(value, dict):
+        return {k: narrow(v, start, count, total) for k, v in value.items()}
+    return value
+
+
+def merge(current, value, start, count, total, where="value"):
+    """`current` with this mediator's rows replaced by `value`. Keeps the
+    activation's dtype, device and shape, so the model goes on as before."""
+    if isinstance(current, torch.Tensor):
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(f"{where} must be a tensor, not {type(value).__name__}")
+        batched = _batched(current, total) and count != total
+        want = ((count,) + tuple(current.shape[1:])) if batched else tuple(current.shape)
+        if tuple(value.shape) != want:
+            raise ValueError(f"{where} has shape {tuple(value.shape)}, expected {want}")
+        value = value.to(device=current.device, dtype=current.dtype)
+        if not batched:
+            return value.clone()
+        return torch.cat([current[:start], value, current[start + count:]])
+    if isinstance(current, (tuple, list)):
+        if not isinstance(value, (tuple, list)) or len(value) != len(current):
+            raise TypeError(f"{where} must be a sequence of {len(current)} items")
+        items = [merge(c, v, start, count, total, f"{where}[{i}]")
+                 for i, (c, v) in enumerate(zip(current, value))]
+        return tuple(items) if isinstance(current, tuple) else items
+    if isinstance(current, dict):
+        if not isinstance(value, dict) or set(value) != set(current):
+            raise TypeError(f"{where} must be a dict with keys {sorted(map(str, current))}")
+        return {k: merge(current[k], value[k], start, count, total, f"{where}[{k!r}]")
+                for k in current}
+    return own(value)
+
+
+def rebuild_exception(type_name, message, tb_text, location, state, trace_index):
+    cls = _BUILTIN_ERRORS.get(type_name)
+    if cls is not None and issubclass(cls, Exception) and "." not in type_name:
+        try:
+            exc = cls(message)
+        except Exception:  # noqa: BLE001 - e.g. UnicodeDecodeError needs more arguments
+            exc = MediatorError(f"{type_name}: {message}")
+    else:
+        exc = MediatorError(f"{type_name}: {message}")
+    where = f"{location[0]}:{location[1]}" if location else "unknown location"
+    exc.add_note(f"raised by mediator {state.index} of trace {trace_index} "
+                 f"({state.tier}) at {where}")
+    exc.add_note(tb_text.rstrip())
+    exc.ivc_location = tuple(location) if location else None
+    exc.ivc_traceback = tb_text
+    exc.ivc_mediator = state.index
+    return exc
+
+
+class _HookState:
+    __slots__ = ("args", "kwargs", "out", "skips")
+
+    def __init__(self, args, kwargs):
+        self.args = args
+        self.kwargs = kwargs
+        self.out = None
+        self.skips = []
+
+
+class Interleaver:
+    def __init__(self, model, mediators, total, receiver, trace_index, params):
+        self.model = model
+        self.meds = mediators
+        self.total = total
+        self.receiver = receiver
+        self.trace_index = trace_index
+        self.modules = dict(model.named_modules())
+        self.params = params
+        self.started = {}
+        self.finished = {}
+        self.waiting = {}
+        self.current = None  # (path, stage, call) being served
+        self.state = None    # its _HookState
+        self.barriers = {}
+        self.stopped = False
+        self.exports = {}
+
+    # -- events -----------------------------------------------------------
+    def _fail(self, m, error):
+        m.error = error
+        m.done = True
+        if m.pending is not None:
+            self._unpark(m)
+
+    def _park(self, m, event):
+        m.pending = event
+        path = event[1]
+        self.waiting[path] = self.waiting.get(path, 0) + 1
+
+    def _unpark(self, m):
+        event, m.pending = m.pending, None
+        if event[0] != "barrier":
+            self.waiting[event[1]] -= 1
+        return event
+
+    def _reply(self, m, msg):
+        try:
+            m.link.send(msg)
+            return True
+        except (WorkerError, MediatorTimeout) as e:
+            self._fail(m, e)
+            return False
+
+    def _error(self, m, type_name, message):
+        return self._reply(m, ("error", type_name, message))
+
+    def _deliver(self, m, value, live=True):
+        tensors = list(_tensors_in(value))
+        try:
+            m.link.send(("value", value))
+        except (TypeError, ValueError) as e:
+            return self._error(m, type(e).__name__, str(e))
+        except (WorkerError, MediatorTimeout) as e:
+            self._fail(m, e)
+            return False
+        for t in tensors:
+            m.delivered[m.deliveries] = t if live else None
+            m.deliveries += 1
+        return True
+
+    def _apply_mutations(self, m, mutations):
+        for index, tensor in mutations:
+            if index not in m.delivered:
+                raise ProtocolViolation(f"mutation of unknown delivery {index}")
+            target = m.delivered[index]
+            if target is None:
+                continue  # a copy (a parameter): changing it changes nothing
+            if tensor.shape != target.shape or tensor.dtype != target.dtype:
+                raise ProtocolViolation(f"mutation of delivery {index} changed its shape or dtype")
+            with torch.no_grad():
+                target.copy_(tensor)
+
+    @staticmethod
+    def _stage(kind, what):
+        if kind == "skip":
+            return "input"
+        return "output" if what == "output" else "input"
+
+    def _check(self, path, stage, call):
+        """None if the event can wait for its hook, else (type, message)."""
+        if path not in self.modules:
+            return ("AttributeError", f"the model has no submodule '{path}'")
+        if self.current == (path, stage, call):
+            return None
+        passed = (self.finished if stage == "output" else self.started).get(path, 0) > call
+        if passed:
+            name = f"{self.receiver}.{path}" if path else self.receiver
+            return ("ValueError",
+                    f"{name} was requested after it ran (call {call}, {stage}): "
+                    f"access modules in the order the model runs them")
+        return None
+
+    def drive(self, m):
+        """Processes m's messages until it waits on a hook or a barrier, or ends."""
+        while not m.done:
+            try:
+                msg = m.link.recv(m.deadline)
+                kind = msg[0]
+                self._apply_mutations(m, msg[-1] if kind != "need" else [])
+            except (WorkerError, MediatorTimeout) as e:
+                self._fail(m, e)
+                return
+            if kind == "end":
+                try:
+                    m.saves = own(msg[1])
+                except Exception as e:  # noqa: BLE001
+                    self._fail(m, ProtocolViolation(f"saves: {e}"))
+                    return
+                m.done = m.clean = True
+                return
+            if kind == "exception":
+                m.error = rebuild_exception(msg[1], msg[2], msg[3], msg[4], m, self.trace_index)
+                m.done = True
+                return
+            if kind == "log":
+                m.logs.append(msg[1])
+                if not self._reply(m, ("ok",)):
+                    return
+                continue
+            if kind == "stop":
+                self.stopped = True
+                if not self._reply(m, ("ok",)):
+                    return
+                continue
+            if kind == "barrier":
+                self._barrier(m, msg[1], msg[2], msg[3])
+                return
+            # request, swap, skip
+            path = msg[1]
+            if kind == "request" and msg[2] == "param":
+                param = self.params.get(path)
+                if param is None:
+                    ok = self._error(m, "AttributeError", f"the model has no parameter '{path}'")
+                else:
+                    ok = self._deliver(m, param.detach().clone(), live=False)
+                if not ok:
+                    return
+                continue
+            if kind == "skip":
+                what, call, payload = "skip", msg[2], msg[3]
+            else:
+                what, call = msg[2], msg[3]
+                payload = msg[4] if kind == "swap" else None
+            stage = self._stage(kind, what)
+            problem = self._check(path, stage, call)
+            if problem is not None:
+                if not self._error(m, *problem):
+                    return
+                continue
+            event = (kind, path, stage, call, (what, payload))
+            if self.current == (path, stage, call):
+                if not self._serve(m, event):
+                    return
+                continue
+            self._park(m, event)
+            return
+
+    def _serve(self, m, event):
+        """Answers a pending event at its hook; False if m failed."""
+        kind, path, stage, call, (what, payload) = event
+        start, count = m.rows
+        st = self.state
+        if kind == "request":
+            if what == "output":
+                value = narrow(st.out, start, count, self.total)
+            elif what == "input":
+                if not st.args:
+                    return self._error(m, "ValueError", f"{path} was called without positional "
+                                                        "arguments; use .inputs")
+                value = narrow(st.args[0], start, count, self.total)
+            else:
+                value = narrow((st.args, st.kwargs), start, count, self.total)
+            return self._deliver(m, value)
+        try:
+            if kind == "swap" and what == "output":
+                st.out = merge(st.out, payload, start, count, self.total, f"{path}.output")
+            elif kind == "swap":
+                if not st.args:
+                    raise ValueError(f"{path} was called without positional arguments")
+                first = merge(st.args[0], payload, start, count, self.total, f"{path}.input")
+                st.args = (first,) + tuple(st.args[1:])
+            else:
+                st.skips.append((m, own(payload)))
+        except (TypeError, ValueError) as e:
+            return self._error(m, type(e).__name__, str(e))
+        return self._reply(m, ("ok",))
+
+    def _barrier(self, m, name, participants, exports):
+        waiting = self.barriers.setdefault(name, [])
+        waiting.append(m)
+        m.pending = ("barrier", name, None, None, participants)
+        for key, value in exports.items():
+            self.exports[key] = own(value)
+        if len(waiting) < participants:
+            return
+        del self.barriers[name]
+        for p in sorted(waiting, key=lambda p: p.index):
+            if p.done:
+                continue
+            self._unpark(p)
+            names = set(p.plan.free_names)
+            if self._reply(p, ("release", {k: v for k, v in self.exports.items() if k in names})):
+                self.drive(p)
+
+    # -- hooks ------------------------------------------------------------
+    def _serve_hook(self, path, stage, call):
+        self.current = (path, stage, call)
+        progress = True
+        while progress:
+            progress = False
+            for m in self.meds:
+                ev = m.pending
+                if ev is None or m.done or ev[0] == "barrier":
+                    continue
+                if ev[1] == path and ev[2] == stage and ev[3] == call:
+                    self._unpark(m)
+                    if self._serve(m, ev):
+                        self.drive(m)
+                    progress = True
+        self.current = None
+
+    def _wrap(self, path, module):
+        original = module.forward
+
+        def forward(*args, **kwargs):
+            call = self.started.get(path, 0)
+            self.started[path] = call + 1
+            st = None
+            if self.waiting.get(path):
+                st = _HookState(args, kwargs)
+                self.state = st
+                self._serve_hook(path, "input", call)
+                args, kwargs = st.args, st.kwargs
+                if self.stopped:
+                    raise _EarlyStop()
+            if st is not None and len(st.skips) == 1 and st.skips[0][0].rows[1] == self.total:
+                out = st.skips[0][1]
+            else:
+                out = original(*args, **kwargs)
+                if st is not None:
+                    for m, value in st.skips:
+                        try:
+                            out = merge(out, value, *m.rows, self.total, f"{path} skip value")
+                        except (TypeError, ValueError) as e:
+                            self._fail(m, MediatorError(f"skip of {path}: {e}"))
+            if self.waiting.get(path):
+                st = st or _HookState(args, kwargs)
+                st.out = out
+                self.state = st
+                self._serve_hook(path, "output", call)
+                out = st.out
+            self.finished[path] = call + 1
+            if self.stopped:
+                raise _EarlyStop()
+            return out
+
+        return forward
+
+    def install(self):
+        self._saved = []
+        for path, module in self.modules.items():
+            had = "forward" in module.__dict__
+            self._saved.append((module, had, module.__dict__.get("forward")))
+            module.forward = self._wrap(path, module)
+
+    def uninstall(self):
+        for module, had, old in self._saved:
+            if had:
+                module.forward = old
+            else:
+                del module.forward
+        self._saved = []
+
+    # -- the trace --------------------------------------------------------
+    def start(self, jobs):
+        for m, job in zip(self.meds, jobs):
+            try:
+                m.link.start(job)
+            except (WorkerError, MediatorTimeout) as e:
+                self._fail(m, e)
+        for m in self.meds:
+            self.drive(m)
+
+    def finish(self, model_error=None):
+        """After the forward: every mediator still waiting is told why and
+        driven to its end."""
+        progress = True
+        while progress:
+            progress = False
+            for m in self.meds:
+                if m.done or m.pending is None:
+                    continue
+                event = self._unpark(m)
+                if model_error is not None:
+                    reply = ("cancel", "the model raised an exception")
+                elif self.stopped:
+                    reply = ("cancel", "the trace was stopped")
+                elif event[0] == "barrier":
+                    reply = ("error", "RuntimeError",
+                             f"barrier '{event[1]}' waited for {event[4]} mediators, but not "
+                             "all of them reached it")
+                else:
+                    _, path, stage, call, (what, _) = event
+                    name = f"{self.receiver}.{path}" if path else self.receiver
+                    reply = ("error", "ValueError",
+                             f"{name}.{'skip()' if what == 'skip' else what} was never reached: "
+                             f"the model finished without calling {path or 'it'} "
+                             f"(call {call})")
+                if self._reply(m, reply):
+                    self.drive(m)
+                progress = True
+            for m in self.meds:
+                if not m.done and m.pending is None:
+                    # Running but not waiting: only possible after a failure
+                    # in drive(); make sure it ends.
+                    self.drive(m)
+
+    def run(self, args, kwargs):
+        self.install()
+        try:
+            try:
+                output = self.model(*args, **kwargs)
+            except _EarlyStop:
+                output = None
+            except BaseException as e:
+                self.finish(model_error=e)
+                raise
+        finally:
+            self.uninstall()
+        self.finish()
+        return output

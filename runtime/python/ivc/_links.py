@@ -1,0 +1,147 @@
+"""The host's end of one mediator's channel, per tier.
+
+Both links send host messages and receive validated mediator messages with
+a deadline. A failure of the carrier (timeout, a dead worker, bytes that
+break the protocol) is raised as the matching ivc error; the interleaver
+then fails that mediator and carries on with the others.
+"""
+
+import threading
+import time
+
+from . import _core, _mediator, _protocol, _tensors
+from ._errors import MediatorTimeout, ProtocolViolation, WorkerCrashed, WorkerTimeout
+
+
+def _timeout_ms(deadline):
+    return max(0, int((deadline - time.monotonic()) * 1000) + 1)
+
+
+class FastLink:
+    """A mediator in a host thread, over an in-memory channel."""
+
+    tier = "fast"
+
+    def __init__(self):
+        self.channel, mediator_end = _core.memory_channel_pair()
+        self.tensors = _tensors.InProcessTensors()
+        self.port = _protocol.MediatorPort(mediator_end, self.tensors)
+        self.thread = None
+        self.description = "host thread"
+
+    def start(self, job):
+        def target():
+            try:
+                msg = self.port.recv()
+                if msg[0] == "run":
+                    _mediator.run_job(self.port, msg[1], _mediator.exec_user)
+            except _core.ChannelClosed:
+                pass  # abandoned by the host (timeout, model error)
+
+        self.thread = threading.Thread(target=target, name="ivc-fast-mediator", daemon=True)
+        self.thread.start()
+        self.send(("run", job))
+
+    def send(self, msg):
+        self.channel.send(_core.encode(msg, self.tensors.export))
+
+    def recv(self, deadline):
+        try:
+            data, _ = self.channel.recv(timeout_ms=_timeout_ms(deadline))
+        except _core.ChannelTimeout:
+            raise MediatorTimeout("the FAST mediator did not finish before its deadline "
+                                  "(its thread is abandoned)") from None
+        except _core.ChannelClosed:
+            raise WorkerCrashed("the FAST mediator's thread ended mid-protocol") from None
+        msg = _core.decode(data, self.tensors.import_)
+        _protocol.check_mediator_message(msg)
+        return msg
+
+    def finish(self, clean):
+        self.channel.close()
+        self.tensors.clear()
+        if clean and self.thread is not None:
+            self.thread.join(timeout=1.0)
+
+
+class WorkerLink:
+    """A mediator in ivc-worker, over its socket and shared-memory arena."""
+
+    tier = "isolate"
+
+    def __init__(self, runtime, worker, timeout_s):
+        self.runtime = runtime
+        self.worker = worker
+        self.tensors = _tensors.HostArenaTensors(worker)
+        self.ticket = None
+        self.timeout_s = timeout_s
+        self.deadline = time.monotonic() + timeout_s
+        self.description = f"worker pid {worker.pid} ({worker.origin})"
+
+    def start(self, job):
+        self.deadline = time.monotonic() + self.timeout_s
+        self.ticket = self.runtime._pool.watch(self.worker, int(self.timeout_s * 1000))
+        self.send(("run", job))
+
+    def _announce(self, dropped=()):
+        anns = self.worker.take_announcements()
+        if not anns and not dropped:
+            return
+        msg = ("segments", [(s, size, role) for s, size, role, _ in anns], list(dropped))
+        self._send_raw(_core.encode(msg, _protocol.no_tensors), [fd for *_, fd in anns])
+
+    def _send_raw(self, data, fds=()):
+        try:
+            self.worker.send(data, list(fds), timeout_ms=_timeout_ms(self.deadline))
+        except _core.ChannelTimeout:
+            raise WorkerTimeout(f"{self.description} stopped reading before its deadline") from None
+        except _core.ChannelError as e:
+            raise WorkerCrashed(f"{self.description} is gone: {e}") from None
+
+    def send(self, msg):
+        data = _core.encode(msg, self.tensors.export)
+        self._announce()
+        self._send_raw(data)
+
+    def recv(self, deadline):
+        while True:
+            try:
+                data, _ = self.worker.recv(timeout_ms=_timeout_ms(deadline))
+                msg = _core.decode(data, self.tensors.import_)
+                kind = _protocol.check_mediator_message(msg)
+            except _core.ChannelTimeout:
+                raise WorkerTimeout(f"{self.description} did not finish before its deadline "
+                                    f"({self.timeout_s:g} s); its process group was killed") from None
+            except _core.ChannelClosed as e:
+                raise WorkerCrashed(f"{self.description} died mid-protocol ({e}); "
+                                    "it crashed, hit a limit, or was killed") from None
+            except (_core.ProtocolError, _core.CodecError, _protocol.Violation, TypeError,
+                    ValueError, KeyError) as e:
+                raise ProtocolViolation(f"{self.description} broke the protocol: {e}") from None
+            if kind != "need":
+                return msg
+            if msg[1] > self.runtime.sandbox.arena_max_bytes:
+                raise ProtocolViolation(f"{self.description} asked for {msg[1]} bytes of upload space")
+            try:
+                self.worker.grow_upload(msg[1])
+            except ValueError as e:
+                raise ProtocolViolation(f"{self.description}: {e}") from None
+            self._announce()
+
+    def finish(self, clean):
+        if self.ticket is not None:
+            self.runtime._pool.unwatch(self.ticket)
+        if clean:
+            try:
+                dropped = self.worker.reset_arena()
+                self.tensors.forget(dropped)
+                if dropped:
+                    self._announce(dropped)
+            except Exception:  # noqa: BLE001 - a worker we cannot talk to is not clean
+                clean = False
+        if not clean:
+            try:
+                self.worker.kill()
+            except ValueError:
+                pass
+        self.runtime._pool.release(self.worker, clean)

@@ -1,0 +1,368 @@
+"""The mediator side: what user code sees, in both tiers.
+
+A mediator runs the plan's `definitions` and `source` with its free names
+bound, the trace's receiver bound to an Envoy of the model and its tracer
+name bound to a Tracer proxy. Touching `.output` of an envoy becomes a
+request to the host, which answers when the model reaches that module; the
+same code runs in a host thread (FAST) and in ivc-worker (ISOLATE), talking
+through a MediatorPort.
+"""
+
+import builtins
+import traceback
+
+import torch
+
+from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
+
+# Module trees by key, shared by every mediator in this process: the host
+# sends a model's tree once per process (worker) and then only its key.
+TREE_CACHE = {}
+
+_BUILTIN_ERRORS = {
+    name: obj for name, obj in vars(builtins).items()
+    if isinstance(obj, type) and issubclass(obj, BaseException)
+    and not issubclass(obj, (SystemExit, KeyboardInterrupt, GeneratorExit))
+}
+
+
+class _Unwind(BaseException):
+    """Ends the user's code without an error (stop, cancel). A BaseException
+    so that user `except Exception` blocks do not swallow it."""
+
+
+class _Save:
+    def save(self):
+        return self
+
+
+class SavableTuple(tuple, _Save):
+    __slots__ = ()
+
+
+class SavableList(list, _Save):
+    __slots__ = ()
+
+
+class SavableDict(dict, _Save):
+    __slots__ = ()
+
+
+def _savable(value):
+    if type(value) is tuple:
+        return SavableTuple(value)
+    if type(value) is list:
+        return SavableList(value)
+    if type(value) is dict:
+        return SavableDict(value)
+    return value
+
+
+# nnsight-style `x.save()` on a delivered tensor: saving is by name (the
+# plan's `saves`), so save() only has to return its receiver.
+if not hasattr(torch.Tensor, "save"):
+    torch.Tensor.save = lambda self: self
+
+
+class Tree:
+    """Submodule paths and parameter paths of the model, for envoys."""
+
+    def __init__(self, modules, params):
+        self.modules = set(modules)
+        self.params = set(params)
+        self.children = {}
+        for path in modules:
+            parent, _, name = path.rpartition(".")
+            self.children.setdefault(parent, []).append(name)
+        for names in self.children.values():
+            names.sort(key=lambda n: (0, int(n)) if n.isdigit() else (1, n))
+
+
+class Envoy:
+    """A proxy for a submodule at `path` ("" is the model itself)."""
+
+    __slots__ = ("_m", "_path")
+
+    def __init__(self, mediator, path):
+        object.__setattr__(self, "_m", mediator)
+        object.__setattr__(self, "_path", path)
+
+    def _child(self, name):
+        return f"{self._path}.{name}" if self._path else name
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        path = self._child(name)
+        tree = self._m.tree
+        if path in tree.modules:
+            return Envoy(self._m, path)
+        if path in tree.params:
+            return self._m.request(path, "param")
+        raise AttributeError(f"'{self._path or self._m.receiver}' has no submodule or parameter "
+                             f"'{name}'")
+
+    def __setattr__(self, name, value):
+        if name in ("output", "input"):
+            return object.__setattr__(self, name, value)
+        raise AttributeError(f"cannot assign '{name}' on a module envoy")
+
+    def _children(self):
+        return [Envoy(self._m, self._child(n)) for n in self._m.tree.children.get(self._path, ())]
+
+    def __getitem__(self, index):
+        children = self._children()
+        if isinstance(index, slice):
+            return children[index]
+        return children[index]
+
+    def __len__(self):
+        return len(self._m.tree.children.get(self._path, ()))
+
+    def __iter__(self):
+        return iter(self._children())
+
+    def __repr__(self):
+        return f"<Envoy {self._path or self._m.receiver}>"
+
+    @property
+    def output(self):
+        return self._m.request(self._path, "output")
+
+    @output.setter
+    def output(self, value):
+        self._m.swap(self._path, "output", value)
+
+    @property
+    def input(self):
+        return self._m.request(self._path, "input")
+
+    @input.setter
+    def input(self, value):
+        self._m.swap(self._path, "input", value)
+
+    @property
+    def inputs(self):
+        return self._m.request(self._path, "inputs")
+
+    def skip(self, value):
+        """Do not run this module; use `value` as its output (for this
+        mediator's rows)."""
+        self._m.skip(self._path, value)
+
+    def next(self, step=1):
+        """Address the module's next call (a module the model calls more
+        than once)."""
+        self._m.calls[self._path] = self._m.calls.get(self._path, 0) + step
+        return self
+
+
+class Barrier:
+    """tracer.barrier(n)(): wait until n mediators reach the barrier, then
+    exchange the names they share."""
+
+    def __init__(self, mediator, name, participants):
+        self._m = mediator
+        self._name = name
+        self._n = participants
+
+    def __call__(self):
+        self._m.barrier(self._name, self._n)
+
+
+class Tracer:
+    """The trace's tracer, as a mediator sees it."""
+
+    def __init__(self, mediator):
+        self._m = mediator
+        self._barriers = 0
+
+    def log(self, *args, sep=" "):
+        self._m.log(sep.join(str(a) for a in args))
+
+    def stop(self):
+        """Stop the model here; the rest of this mediator does not run."""
+        self._m.stop()
+
+    def barrier(self, participants):
+        self._barriers += 1
+        return Barrier(self._m, f"barrier{self._barriers}", participants)
+
+    def invoke(self, *args, **kwargs):
+        raise RuntimeError("each tracer.invoke(...) body is its own mediator in the plan; "
+                           "invokes cannot be opened from inside one")
+
+
+class Mediator:
+    """Runs one job from the host over a port."""
+
+    def __init__(self, port, job, run_user):
+        self.port = port
+        self.job = job
+        self.run_user = run_user
+        self.receiver = job["receiver"]
+        tree = job["tree"]
+        if "modules" in tree:
+            TREE_CACHE[tree["key"]] = Tree(tree["modules"], tree["params"])
+        self.tree = TREE_CACHE[tree["key"]]
+        self.calls = {}
+        self.tracked = []  # [delivery id, tensor, version]
+        self.deliveries = 0
+        self.track = getattr(port.tensors, "track_mutations", False)
+        self.ns = None
+
+    # -- the protocol ---------------------------------------------------
+    def _mutations(self):
+        out = []
+        for entry in self.tracked:
+            version = entry[1]._version
+            if version != entry[2]:
+                entry[2] = version
+                out.append((entry[0], entry[1]))
+        return out
+
+    def _exchange(self, msg):
+        reply = self.port.exchange(msg + (self._mutations(),))
+        kind = reply[0]
+        if kind == "error":
+            raise _BUILTIN_ERRORS.get(reply[1], RuntimeError)(reply[2])
+        if kind == "cancel":
+            raise _Unwind(reply[1])
+        return reply
+
+    def _deliver(self, value):
+        """Gives every tensor of a delivery its id, as the host does (codec
+        order), and watches its version counter."""
+        for t in _tensors_in(value):
+            if self.track:
+                self.tracked.append([self.deliveries, t, t._version])
+            self.deliveries += 1
+        return _savable(value)
+
+    def request(self, path, what):
+        reply = self._exchange(("request", path, what, self.calls.get(path, 0)))
+        if reply[0] != "value":
+            raise RuntimeError(f"unexpected reply {reply[0]!r} to a request")
+        return self._deliver(reply[1])
+
+    def swap(self, path, what, value):
+        self._exchange(("swap", path, what, self.calls.get(path, 0), value))
+
+    def skip(self, path, value):
+        self._exchange(("skip", path, self.calls.get(path, 0), value))
+
+    def log(self, text):
+        self._exchange(("log", text))
+
+    def stop(self):
+        self._exchange(("stop",))
+        raise _Unwind("stopped")
+
+    def barrier(self, name, participants):
+        exports = {n: self.ns[n] for n in self.job["exports"] if n in self.ns}
+        reply = self._exchange(("barrier", name, participants, exports))
+        if reply[0] != "release":
+            raise RuntimeError(f"unexpected reply {reply[0]!r} to a barrier")
+        self.ns.update(reply[1])
+
+    # -- running the job ------------------------------------------------
+    def _builtins(self):
+        b = dict(vars(builtins))
+        mediator = self
+
+        def print_(*args, sep=" ", end="\n", file=None, flush=False):
+            text = sep.join(str(a) for a in args) + end
+            mediator.log(text[:-1] if text.endswith("\n") else text)
+
+        allow = self.job["import_allowlist"]
+        real_import = builtins.__import__
+
+        def import_(name, globals=None, locals=None, fromlist=(), level=0):
+            top = name.partition(".")[0]
+            if allow is not None and (level != 0 or top not in allow):
+                raise ImportError(f"ivc sandbox: import of '{name}' is not allowed "
+                                  f"(allowed: {', '.join(sorted(allow)) or 'nothing'})")
+            return real_import(name, globals, locals, fromlist, level)
+
+        b["print"] = print_
+        b["__import__"] = import_
+        return b
+
+    def run(self):
+        job = self.job
+        ns = {"__name__": "__ivc_mediator__", "__builtins__": self._builtins()}
+        ns.update(job["values"])
+        ns[job["receiver"]] = Envoy(self, "")
+        if job["tracer"]:
+            ns[job["tracer"]] = Tracer(self)
+        for name, participants in job.get("barriers", {}).items():
+            ns[name] = Barrier(self, name, participants)
+        self.ns = ns
+        items = [(src, f"<definition {name}>") for name, src in job["definitions"]]
+        items.append(("\n" * (job["first_line"] - 1) + job["source"], job["file"]))
+        try:
+            self.run_user(items, ns)
+        except _Unwind:
+            pass
+        except BaseException as e:  # noqa: B902 - every user error is reported
+            self._report(e)
+            return False
+        saves = {n: ns[n] for n in job["saves"] if n in ns}
+        try:
+            self.port.send(("end", saves, self._mutations()))
+        except (TypeError, ValueError) as e:
+            self._report(e)
+            return False
+        return True
+
+    def _report(self, exc):
+        tb_text, location = format_user_traceback(exc, self.job)
+        t = type(exc)
+        name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+        self.port.send(("exception", name, str(exc), tb_text, location, self._mutations()))
+
+
+def _tensors_in(value):
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _tensors_in(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _tensors_in(k)
+            yield from _tensors_in(v)
+    elif isinstance(value, (set, frozenset)):
+        for v in value:
+            yield from _tensors_in(v)
+
+
+def format_user_traceback(exc, job):
+    """The frames of the user's own code only (its file and definitions),
+    with source lines from the plan: the same text in both tiers."""
+    body = job["file"]
+    sources = {f"<definition {n}>": s.splitlines() for n, s in job["definitions"]}
+    sources[body] = [""] * (job["first_line"] - 1) + job["source"].splitlines()
+    out = ["Traceback (most recent call last):\n"]
+    location = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename not in sources:
+            continue
+        out.append(f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}\n')
+        src = sources[frame.filename]
+        if frame.lineno and 0 < frame.lineno <= len(src) and src[frame.lineno - 1].strip():
+            out.append(f"    {src[frame.lineno - 1].strip()}\n")
+        location = (frame.filename, frame.lineno or 0)
+    out.extend(traceback.format_exception_only(type(exc), exc))
+    return "".join(out), location
+
+
+def run_job(port, job, run_user):
+    """Entry point of both tiers. Returns True after a clean END."""
+    return Mediator(port, job, run_user).run()
+
+
+def exec_user(items, ns):
+    """FAST tier: no audit hook, the plan proved the code pure."""
+    for source, filename in items:
+        exec(compile(source, filename, "exec"), ns)  # noqa: S102 - the plan's code, tier fast

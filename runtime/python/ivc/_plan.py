@@ -1,0 +1,141 @@
+"""Reading ivc-plan/v1 documents (docs/plan.md).
+
+Only the fields the runtime needs are read; unknown fields are ignored, so
+the analyzer can add to the format without breaking the runtime. A field
+that is present but malformed is a PlanError naming where it is.
+"""
+
+import json
+
+from ._errors import PlanError
+
+SCHEMA = "ivc-plan/v1"
+TIERS = ("fast", "isolate", "reject")
+
+
+class Mediator:
+    """One unit of user code the runtime runs against the model."""
+
+    __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
+                 "definitions", "source", "first_line", "modules", "raw")
+
+    def __repr__(self):
+        return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
+
+
+class Trace:
+    __slots__ = ("index", "kind", "receiver", "tracer", "mediators", "raw")
+
+    def __repr__(self):
+        return f"<ivc.plan.Trace {self.index} {len(self.mediators)} mediators>"
+
+
+class Plan:
+    """A parsed plan. `data` is the JSON document as a dict."""
+
+    def __init__(self, data):
+        self.data = data
+        self.file, self.traces, self.diagnostics = _parse(data)
+
+    @property
+    def json(self):
+        return json.dumps(self.data, sort_keys=True)
+
+    def trace(self, index=0):
+        for t in self.traces:
+            if t.index == index:
+                return t
+        raise PlanError(f"plan has no trace {index} (it has {[t.index for t in self.traces]})")
+
+    def __repr__(self):
+        return f"<ivc.Plan {self.file!r}: {len(self.traces)} traces>"
+
+
+def load_plan(plan):
+    """A Plan from a Plan, a dict, or a JSON string/bytes."""
+    if isinstance(plan, Plan):
+        return plan
+    if isinstance(plan, (str, bytes, bytearray)):
+        try:
+            plan = json.loads(plan)
+        except ValueError as e:
+            raise PlanError(f"plan is not valid JSON: {e}") from None
+    if not isinstance(plan, dict):
+        raise PlanError(f"plan must be a dict or JSON text, not {type(plan).__name__}")
+    return Plan(plan)
+
+
+def _need(obj, key, types, where, default=..., allow_none=False):
+    if key not in obj:
+        if default is not ...:
+            return default
+        raise PlanError(f"{where}: missing field '{key}'")
+    value = obj[key]
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in _tuple(types)):
+        names = "/".join(t.__name__ for t in _tuple(types))
+        raise PlanError(f"{where}.{key}: expected {names}, got {type(value).__name__}")
+    return value
+
+
+def _tuple(types):
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _strings(obj, key, where):
+    value = _need(obj, key, list, where, default=[])
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise PlanError(f"{where}.{key}[{i}]: expected str")
+    return list(value)
+
+
+def _parse(data):
+    schema = data.get("schema")
+    if schema != SCHEMA:
+        raise PlanError(f"plan schema is {schema!r}, this runtime reads {SCHEMA!r}")
+    file = _need(data, "file", str, "plan", default="<plan>")
+    diagnostics = _need(data, "diagnostics", list, "plan", default=[])
+    traces = []
+    for ti, t in enumerate(_need(data, "traces", list, "plan")):
+        where = f"traces[{ti}]"
+        if not isinstance(t, dict):
+            raise PlanError(f"{where}: expected an object")
+        trace = Trace()
+        trace.raw = t
+        trace.index = _need(t, "index", int, where, default=ti)
+        trace.kind = _need(t, "kind", str, where, default="trace")
+        trace.receiver = _need(t, "receiver", str, where)
+        trace.tracer = _need(t, "tracer", str, where, default=None, allow_none=True)
+        trace.mediators = []
+        for mi, m in enumerate(_need(t, "mediators", list, where)):
+            mw = f"{where}.mediators[{mi}]"
+            if not isinstance(m, dict):
+                raise PlanError(f"{mw}: expected an object")
+            med = Mediator()
+            med.raw = m
+            med.index = _need(m, "index", int, mw, default=mi)
+            med.kind = _need(m, "kind", str, mw, default="body")
+            med.tier = _need(m, "tier", str, mw)
+            if med.tier not in TIERS:
+                raise PlanError(f"{mw}.tier: {med.tier!r} is not one of {', '.join(TIERS)}")
+            med.differentiate = _need(m, "differentiate", bool, mw, default=False)
+            med.reasons = _need(m, "reasons", list, mw, default=[])
+            med.saves = _strings(m, "saves", mw)
+            med.free_names = _strings(m, "free_names", mw)
+            med.modules = _need(m, "modules", list, mw, default=[])
+            med.definitions = []
+            for di, d in enumerate(_need(m, "definitions", list, mw, default=[])):
+                dw = f"{mw}.definitions[{di}]"
+                if not isinstance(d, dict):
+                    raise PlanError(f"{dw}: expected an object")
+                med.definitions.append((_need(d, "name", str, dw), _need(d, "source", str, dw)))
+            med.source = _need(m, "source", str, mw)
+            body = m.get("body_range") or m.get("range") or {}
+            start = body.get("start", {}) if isinstance(body, dict) else {}
+            line = start.get("line", 1) if isinstance(start, dict) else 1
+            med.first_line = line if isinstance(line, int) and line >= 1 else 1
+            trace.mediators.append(med)
+        traces.append(trace)
+    return file, traces, diagnostics

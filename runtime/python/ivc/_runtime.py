@@ -1,0 +1,349 @@
+"""The Runtime: runs a plan's trace against a model, FAST mediators in host
+threads, ISOLATE mediators in pooled ivc-workers, REJECT never."""
+
+import dataclasses
+import logging
+import threading
+import time
+import warnings
+import weakref
+
+import torch
+
+from . import _build_info, _core, _mediator, _protocol
+from ._errors import (IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerError)
+from ._interleaver import Interleaver, MediatorState
+from ._links import FastLink, WorkerLink
+from ._plan import load_plan
+
+log = logging.getLogger("ivc.runtime")
+
+BLOCK_FLAGS = ("file_write", "file_read", "subprocess", "network", "ctypes", "import", "exec")
+
+
+@dataclasses.dataclass
+class SandboxConfig:
+    """What an ISOLATE worker may do (docs/runtime.md, "Sandbox config").
+    Workers are pooled per configuration: two configurations never share a
+    process."""
+
+    block: dict = dataclasses.field(default_factory=lambda: dict.fromkeys(BLOCK_FLAGS, True))
+    import_allowlist: list = dataclasses.field(default_factory=lambda: ["torch", "math"])
+    preload: list = dataclasses.field(default_factory=lambda: ["torch", "math"])
+    address_space_bytes: int = 16 << 30
+    cpu_seconds: int = 600
+    open_files: int = 64
+    file_size_bytes: int = 0
+    trace_timeout_s: float = 30.0
+    start_timeout_s: float = 60.0
+    download_bytes: int = 64 << 20
+    upload_bytes: int = 16 << 20
+    arena_max_bytes: int = 8 << 30
+    max_frame_bytes: int = 16 << 20
+    torch_threads: int = 0  # 0: the host's torch.get_num_threads()
+    max_jobs_per_worker: int = 10000
+    seccomp_trace: bool = False
+
+    def to_wire(self):
+        """The dict the host library and the worker read (SandboxConfig.h)."""
+        unknown = set(self.block) - set(BLOCK_FLAGS)
+        if unknown:
+            raise ValueError(f"unknown block flags: {sorted(unknown)}")
+        return {
+            "block": {k: bool(self.block.get(k, True)) for k in BLOCK_FLAGS},
+            "import_allowlist": list(self.import_allowlist),
+            "preload": list(self.preload),
+            "rlimits": {"address_space": int(self.address_space_bytes),
+                        "cpu_seconds": int(self.cpu_seconds),
+                        "open_files": int(self.open_files),
+                        "file_size": int(self.file_size_bytes)},
+            "arena": {"download": int(self.download_bytes), "upload": int(self.upload_bytes),
+                      "max": int(self.arena_max_bytes)},
+            "trace_timeout_ms": int(self.trace_timeout_s * 1000),
+            "start_timeout_ms": int(self.start_timeout_s * 1000),
+            "max_frame_bytes": int(self.max_frame_bytes),
+            "torch_threads": int(self.torch_threads or torch.get_num_threads()),
+            "max_jobs": int(self.max_jobs_per_worker),
+            "seccomp_trace": bool(self.seccomp_trace),
+        }
+
+    def encoded(self):
+        return _core.encode(self.to_wire(), _protocol.no_tensors)
+
+
+class Barrier:
+    """Pass as the value of a free name to give mediators a shared
+    `barrier()` for `participants` of them (nnsight's tracer.barrier)."""
+
+    def __init__(self, participants):
+        self.participants = int(participants)
+
+
+class MediatorResult:
+    def __init__(self, state):
+        self.index = state.index
+        self.tier = state.tier
+        self.saves = state.saves
+        self.logs = state.logs
+        self.error = state.error
+        self.where = state.link.description
+
+    def __repr__(self):
+        status = f"error={self.error!r}" if self.error else f"saves={sorted(self.saves)}"
+        return f"<MediatorResult {self.index} {self.tier} {status}>"
+
+
+class TraceResult:
+    """Saved values by name (later mediators win a name clash, as local
+    variables would in the trace body), per-mediator results, logs, and the
+    model's output."""
+
+    def __init__(self, states, output):
+        self.mediators = [MediatorResult(s) for s in states]
+        self.output = output
+        self.saves = {}
+        self.logs = []
+        for r in self.mediators:
+            self.saves.update(r.saves)
+            self.logs.extend(r.logs)
+        self.errors = [r.error for r in self.mediators if r.error is not None]
+
+    def __getitem__(self, name):
+        return self.saves[name]
+
+    def __contains__(self, name):
+        return name in self.saves
+
+    def keys(self):
+        return self.saves.keys()
+
+    def __repr__(self):
+        return f"<TraceResult saves={sorted(self.saves)} errors={len(self.errors)}>"
+
+
+def _model_tree(model):
+    modules = [p for p, _ in model.named_modules() if p]
+    params = dict(model.named_parameters())
+    params.update(dict(model.named_buffers()))
+    key = f"{id(model):x}-{hash((tuple(modules), tuple(params)))}"
+    return key, modules, params
+
+
+def _batch(inputs, mediators):
+    """Concatenates each invoke's positional inputs along dim 0."""
+    if len(inputs) != len(mediators):
+        raise PlanError(f"the trace has {len(mediators)} mediators but {len(inputs)} inputs were "
+                        "given (one per invoke, or one for a trace without invokes)")
+    per = [tuple(x) if isinstance(x, (tuple, list)) else (x,) for x in inputs]
+    arity = {len(p) for p in per}
+    if len(arity) != 1:
+        raise PlanError("every invoke must pass the same number of positional inputs")
+    rows, start = [], 0
+    for p in per:
+        if not isinstance(p[0], torch.Tensor) or p[0].dim() == 0:
+            raise PlanError("the first input of every invoke must be a batched tensor")
+        rows.append((start, p[0].shape[0]))
+        start += p[0].shape[0]
+    args = []
+    for j in range(arity.pop()):
+        column = [p[j] for p in per]
+        if all(isinstance(c, torch.Tensor) for c in column):
+            args.append(torch.cat(column) if len(column) > 1 else column[0])
+        elif all(c == column[0] for c in column):
+            args.append(column[0])
+        else:
+            raise PlanError(f"input {j} differs between invokes and is not a tensor")
+    return tuple(args), rows, start
+
+
+class Runtime:
+    """Executes plans. One per process is typical; it owns the worker pool.
+
+    The sandbox audit (the same canaries as `ivc audit`) runs when the
+    runtime starts; if it fails, ISOLATE mediators are refused unless
+    `unsafe_allow_failed_audit=True`, which is logged loudly.
+    """
+
+    def __init__(self, sandbox=None, *, pool_size=2, zygote=True, worker_path=None,
+                 fast_timeout_s=30.0, unsafe_allow_failed_audit=False, worker_stderr=None):
+        self.sandbox = sandbox or SandboxConfig()
+        self.fast_timeout_s = fast_timeout_s
+        self.worker_path = worker_path or _build_info.WORKER_PATH
+        self.python_path = list(_build_info.WORKER_PYTHON_PATH)
+        self._pool = _core.Pool(self.worker_path, self.python_path, max_idle=pool_size,
+                                use_zygote=zygote,
+                                stderr_fd=-1 if worker_stderr is None else worker_stderr)
+        self._locks = weakref.WeakKeyDictionary()
+        self._locks_guard = threading.Lock()
+        self._trees = {}  # worker pid -> model tree keys it has
+        passed, lines, error = _core.run_audit(self.worker_path, self.python_path)
+        self.audit_passed = passed
+        self.audit_lines = lines
+        self.audit_error = error
+        self.unsafe = False
+        if not passed:
+            detail = error or "; ".join(l for l in lines if l.startswith("FAILED"))
+            if unsafe_allow_failed_audit:
+                self.unsafe = True
+                msg = ("IVC SANDBOX AUDIT FAILED, AND ISOLATED EXECUTION IS ENABLED ANYWAY "
+                       f"(unsafe_allow_failed_audit=True): {detail}")
+                log.critical(msg)
+                warnings.warn(msg, RuntimeWarning, stacklevel=2)
+            else:
+                log.error("ivc sandbox audit failed; isolated execution is refused: %s", detail)
+
+    # -- pool -------------------------------------------------------------
+    def prewarm(self, workers=0, tenant=""):
+        """Starts the zygote (and `workers` idle workers) now."""
+        self._require_sandbox()
+        self._pool.start_zygote(self.sandbox.encoded())
+        held = [self._pool.acquire(self.sandbox.encoded(), tenant) for _ in range(workers)]
+        for w in held:
+            self._pool.release(w, True)
+
+    def stats(self):
+        s = dict(self._pool.stats())
+        s["idle"] = self._pool.idle()
+        s["watchdog_fired"] = self._pool.watchdog_fired()
+        return s
+
+    def close(self):
+        self._pool.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _require_sandbox(self):
+        if not self.audit_passed and not self.unsafe:
+            raise SandboxUnavailable(
+                "isolated execution is refused: the sandbox audit failed "
+                f"({self.audit_error or 'a canary was not refused'})", self.audit_lines)
+
+    def _model_lock(self, model):
+        with self._locks_guard:
+            lock = self._locks.get(model)
+            if lock is None:
+                lock = self._locks[model] = threading.Lock()
+            return lock
+
+    # -- running ----------------------------------------------------------
+    def run(self, plan, model, inputs, values=None, *, trace=0, tenant="", raise_errors=True,
+            tiers=None):
+        """Runs trace `trace` of `plan` on `model`.
+
+        inputs: one per mediator (invoke), each a tensor or a tuple of
+            positional tensors; they are batched along dim 0.
+        values: the free names' values (tensors, numbers, strings, ...).
+        tenant: workers are never shared between tenants.
+        tiers: override tiers, e.g. {0: "isolate"} (tests, benchmarks);
+            "reject" cannot be overridden.
+        Returns a TraceResult; if a mediator failed and raise_errors, raises
+        its error (the result is on the exception as `ivc_result`).
+        """
+        plan = load_plan(plan)
+        t = plan.trace(trace)
+        values = dict(values or {})
+        rejected = [m for m in t.mediators if m.tier == "reject"]
+        if rejected:
+            reasons = [r for m in rejected for r in m.reasons]
+            text = "; ".join(f"{r.get('code', '?')}: {r.get('message', '')}" for r in reasons
+                             if isinstance(r, dict))
+            raise RejectedError(f"trace {t.index} has a rejected mediator "
+                                f"({', '.join(str(m.index) for m in rejected)}); nothing ran"
+                                + (f": {text}" if text else ""), reasons or plan.diagnostics)
+        tiers = {i: tier for i, tier in (tiers or {}).items()}
+        tier_of = [tiers.get(m.index, m.tier) for m in t.mediators]
+        if any(x not in ("fast", "isolate") for x in tier_of):
+            raise PlanError("tiers may only be overridden to 'fast' or 'isolate'")
+        if "isolate" in tier_of:
+            self._require_sandbox()
+        args, rows, total = _batch(list(inputs), t.mediators)
+        jobs = self._jobs(plan, t, values, model, tier_of)
+
+        with self._model_lock(model):
+            states = []
+            for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
+                if tier == "fast":
+                    link = FastLink()
+                    deadline = time.monotonic() + self.fast_timeout_s
+                else:
+                    worker = self._pool.acquire(self.sandbox.encoded(), tenant)
+                    link = WorkerLink(self, worker, self.sandbox.trace_timeout_s)
+                    deadline = link.deadline
+                    self._tree_job(jobs[i], worker)
+                states.append(MediatorState(m.index, m, link, r, deadline))
+            for s, job in zip(states, jobs):
+                if s.tier == "fast":
+                    self._tree_job(job, None)
+                    _clone_tensors(job["values"])
+            grad = any(m.differentiate for m in t.mediators)
+            inter = Interleaver(model, states, total, t.receiver, t.index, self._params)
+            try:
+                with torch.set_grad_enabled(grad):
+                    inter.start(jobs)
+                    output = inter.run(args, {})
+            finally:
+                for s in states:
+                    s.link.finish(s.clean and s.error is None)
+        result = TraceResult(states, output)
+        if result.errors and raise_errors:
+            err = result.errors[0]
+            err.ivc_result = result
+            raise err
+        return result
+
+    def _jobs(self, plan, t, values, model, tier_of):
+        key, modules, params = _model_tree(model)
+        self._params = params
+        self._tree = (key, modules, sorted(params))
+        supplied = set(values)
+        barriers = {k: v for k, v in values.items() if isinstance(v, Barrier)}
+        plain = {k: v for k, v in values.items() if not isinstance(v, Barrier)}
+        all_free = [set(m.free_names) for m in t.mediators]
+        jobs = []
+        for i, m in enumerate(t.mediators):
+            missing = [n for n in m.free_names if n not in supplied]
+            if missing and len(t.mediators) == 1:
+                raise PlanError(f"no value given for free name(s) {', '.join(missing)} "
+                                f"of mediator {m.index}")
+            exports = sorted(set().union(*(all_free[:i] + all_free[i + 1:])) - supplied)
+            block = self.sandbox.block
+            jobs.append({
+                "trace": t.index,
+                "mediator": m.index,
+                "tier": tier_of[i],
+                "file": plan.file,
+                "first_line": m.first_line,
+                "source": m.source,
+                "definitions": [[n, s] for n, s in m.definitions],
+                "values": {n: plain[n] for n in m.free_names if n in plain},
+                "barriers": {n: barriers[n].participants for n in m.free_names if n in barriers},
+                "receiver": t.receiver,
+                "tracer": t.tracer,
+                "saves": list(m.saves),
+                "exports": exports,
+                "import_allowlist": (list(self.sandbox.import_allowlist)
+                                     if block.get("import", True) else None),
+            })
+        return jobs
+
+    def _tree_job(self, job, worker):
+        key, modules, params = self._tree
+        if worker is None:
+            known = key in _mediator.TREE_CACHE
+        else:
+            seen = self._trees.setdefault(worker.pid, set())
+            known = key in seen
+            seen.add(key)
+        job["tree"] = {"key": key} if known else {"key": key, "modules": modules,
+                                                  "params": params}
+
+
+def _clone_tensors(values):
+    """FAST mediators get their free values by value, as workers do."""
+    for k, v in list(values.items()):
+        if isinstance(v, torch.Tensor):
+            values[k] = v.detach().clone()

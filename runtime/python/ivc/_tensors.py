@@ -1,0 +1,240 @@
+"""How tensor bytes move between the host and a mediator, per transport.
+
+A message carries tensor descriptors (dtype, shape, space, offset, nbytes);
+these classes make them (export) and resolve them (import):
+
+  InProcessTensors     FAST: a handle table; tensors move by reference.
+  HostArenaTensors     host side of the shared-memory arena of one worker:
+                       deliveries are copied once into a download segment;
+                       what the worker sends is read in place (bounds-checked)
+                       and copied once by whoever consumes it.
+  WorkerArenaTensors   worker side: deliveries are viewed in place (no copy);
+                       what it sends is copied once into the upload segment,
+                       unless it already lies in a download segment (an
+                       in-place update of a delivered activation).
+
+A CUDA-IPC transport would add a pair of classes here (device memory shared
+with cudaIpcGetMemHandle, imported through DLPack) and nothing elsewhere.
+"""
+
+import torch
+
+from . import _core
+
+IN_PROCESS_SPACE = 0xFFFFFFFF
+ALIGN = 64
+
+DTYPES = {name: getattr(torch, name) for name in (
+    "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8",
+    "bool", "complex64", "complex128")}
+_NAMES = {dtype: name for name, dtype in DTYPES.items()}
+ITEMSIZE = {name: torch.empty((), dtype=dtype).element_size() for name, dtype in DTYPES.items()}
+
+_core.set_torch_types(torch.Tensor, torch.dtype, torch.device, DTYPES)
+
+
+def dtype_name(dtype):
+    try:
+        return _NAMES[dtype]
+    except KeyError:
+        raise TypeError(f"tensors of dtype {dtype} cannot cross the ivc channel") from None
+
+
+def _nbytes(t):
+    return t.numel() * t.element_size()
+
+
+def _check_cpu(t):
+    if t.device.type != "cpu":
+        raise TypeError(f"this transport moves CPU tensors only, not {t.device}")
+
+
+def _view(base, dtype, shape, offset, nbytes):
+    """A tensor of `dtype`/`shape` over bytes [offset, offset + nbytes) of `base` (uint8)."""
+    return base[offset:offset + nbytes].view(DTYPES[dtype]).view(shape)
+
+
+def _empty(dtype, shape):
+    return torch.empty(shape, dtype=DTYPES[dtype])
+
+
+class InProcessTensors:
+    """Tensors by reference, for a mediator in a host thread. One object is
+    shared by both ends; each handle is used once."""
+
+    track_mutations = False  # the mediator holds the activation itself
+
+    def __init__(self):
+        self._table = {}
+        self._next = 0
+
+    def export(self, t):
+        handle = self._next
+        self._next += 1
+        self._table[handle] = t
+        return (dtype_name(t.dtype), tuple(t.shape), IN_PROCESS_SPACE, handle, _nbytes(t))
+
+    def import_(self, dtype, shape, space, offset, nbytes):
+        if space != IN_PROCESS_SPACE:
+            raise ValueError("in-process transport got a shared-memory descriptor")
+        return self._table.pop(offset)
+
+    def clear(self):
+        self._table.clear()
+
+
+class _Bases:
+    """uint8 tensors over whole segments, made once per segment."""
+
+    def __init__(self):
+        self._by_space = {}
+
+    def add(self, space, segment):
+        self._by_space[space] = torch.frombuffer(segment, dtype=torch.uint8)
+
+    def get(self, space):
+        return self._by_space.get(space)
+
+    def drop(self, space):
+        self._by_space.pop(space, None)
+
+    def items(self):
+        return self._by_space.items()
+
+
+class HostArenaTensors:
+    """Host side of one worker's shared-memory arena."""
+
+    def __init__(self, worker):
+        self._worker = worker
+        self._bases = _Bases()
+
+    def _base(self, space):
+        base = self._bases.get(space)
+        if base is None:
+            segment = self._worker.segment(space)
+            if segment is None:
+                return None
+            self._bases.add(space, segment)
+            base = self._bases.get(space)
+        return base
+
+    def export(self, t):
+        _check_cpu(t)
+        name = dtype_name(t.dtype)
+        shape = tuple(t.shape)
+        n = _nbytes(t)
+        if n == 0:
+            return (name, shape, 0, 0, 0)
+        space, offset = self._worker.allocate_download(n)
+        _view(self._base(space), name, shape, offset, n).copy_(t.detach())
+        return (name, shape, space, offset, n)
+
+    def import_(self, dtype, shape, space, offset, nbytes):
+        """A view of bytes the worker wrote: valid until the host replies.
+        The descriptor is hostile input: the range must lie inside a segment
+        of this worker's arena and be aligned for the dtype."""
+        if nbytes == 0:
+            return _empty(dtype, shape)
+        if offset % ITEMSIZE[dtype] or not self._worker.check_range(space, offset, nbytes):
+            raise _core.ProtocolError(
+                f"tensor descriptor out of bounds: space {space}, offset {offset}, {nbytes} bytes")
+        base = self._base(space)
+        if base is None:
+            raise _core.ProtocolError(f"tensor descriptor names unknown space {space}")
+        t = _view(base, dtype, shape, offset, nbytes)
+        if dtype == "bool":
+            # Any byte may arrive; torch's bool kernels assume 0 or 1.
+            t = t.view(torch.uint8) != 0
+        return t
+
+    def forget(self, spaces):
+        for s in spaces:
+            self._bases.drop(s)
+
+
+class NeedSpace(Exception):
+    def __init__(self, nbytes):
+        super().__init__(nbytes)
+        self.nbytes = nbytes
+
+
+class WorkerArenaTensors:
+    """Worker side of the arena."""
+
+    track_mutations = True
+
+    def __init__(self):
+        self._segments = {}  # space -> Segment (keeps the mapping alive)
+        self._bases = _Bases()
+        self._upload = None  # space
+        self._cursor = 0
+        self._overflow = 0
+
+    def adopt(self, announcements, fds):
+        """("segments", [(space, size, role), ...], drop) with their fds."""
+        if len(announcements) != len(fds):
+            raise ValueError("segment announcement and descriptors do not match")
+        for (space, size, role), fd in zip(announcements, fds):
+            seg = _core.Segment.adopt(fd, size)
+            self._segments[space] = seg
+            self._bases.add(space, seg)
+            if role == "upload":
+                if self._upload is not None and self._upload != space:
+                    self.drop([self._upload])
+                self._upload = space
+
+    def drop(self, spaces):
+        for s in spaces:
+            self._segments.pop(s, None)
+            self._bases.drop(s)
+
+    def fds(self):
+        return [seg.fd for seg in self._segments.values()]
+
+    def begin_message(self):
+        self._cursor = 0
+        self._overflow = 0
+
+    def needed(self):
+        """Bytes the last message needed in upload space, if it did not fit."""
+        return self._cursor + self._overflow if self._overflow else 0
+
+    def _locate(self, t, n):
+        ptr = t.data_ptr()
+        for space, seg in self._segments.items():
+            if space == self._upload:
+                continue
+            start = seg.address
+            if start <= ptr and ptr + n <= start + seg.size:
+                return space, ptr - start
+        return None
+
+    def export(self, t):
+        _check_cpu(t)
+        t = t.detach()
+        name = dtype_name(t.dtype)
+        shape = tuple(t.shape)
+        n = _nbytes(t)
+        if n == 0:
+            return (name, shape, 0, 0, 0)
+        if t.is_contiguous():
+            where = self._locate(t, n)
+            if where is not None:
+                return (name, shape, where[0], where[1], n)
+        offset = -(-self._cursor // ALIGN) * ALIGN
+        upload = self._segments[self._upload]
+        if offset + n > upload.size:
+            self._overflow += n + ALIGN
+            return (name, shape, self._upload, 0, n)
+        _view(self._bases.get(self._upload), name, shape, offset, n).copy_(t)
+        self._cursor = offset + n
+        return (name, shape, self._upload, offset, n)
+
+    def import_(self, dtype, shape, space, offset, nbytes):
+        if nbytes == 0:
+            return _empty(dtype, shape)
+        base = self._bases.get(space)
+        if base is None:
+            raise ValueError(f"unknown segment {space}")
+        return _view(base, dtype, shape, offset, nbytes)

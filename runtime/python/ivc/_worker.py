@@ -1,0 +1,129 @@
+"""ivc-worker's Python side (the C++ main calls main()).
+
+A worker: receive the job (sandbox config and shared-memory segments) from
+the host, import the preload list, warm up torch's threads, lock down
+(_ivc_worker.lockdown: audit hook, rlimits, no_new_privs, seccomp), say
+READY, then run mediators one at a time until the channel closes. Nothing
+from a job runs before lockdown; everything this module needs is imported
+before it.
+
+A zygote: import the preload list, then fork a worker per request. The
+child continues in serve() and locks itself down like any worker.
+"""
+
+import importlib
+import os
+import sys
+
+import _ivc_worker
+
+from . import _core, _mediator, _protocol, _tensors  # noqa: F401  (preloaded here)
+
+
+def _send(channel, msg, fds=()):
+    channel.send(_core.encode(msg, _protocol.no_tensors), list(fds))
+
+
+def _recv(channel):
+    data, fds = channel.recv()
+    return _core.decode(data, _protocol.no_tensors), fds
+
+
+def _preload(names):
+    for name in names:
+        importlib.import_module(name)
+
+
+def serve(fd):
+    channel = _core.Channel.from_fd(fd, accept_fds=True, max_frame=1 << 30)
+    msg, fds = _recv(channel)
+    if not (isinstance(msg, tuple) and len(msg) == 3 and msg[0] == "init"):
+        return 2
+    _, config, segments = msg
+    tensors = _tensors.WorkerArenaTensors()
+    try:
+        tensors.adopt(segments, fds)
+        _preload(config["preload"])
+        import torch
+        threads = config.get("torch_threads", 1)
+        torch.set_num_threads(threads)
+        if threads > 1:
+            # Start the intra-op pool now: no new threads after lockdown.
+            torch.ones(1 << 16).sum()
+        facts = _ivc_worker.lockdown(config, [fd] + tensors.fds())
+    except BaseException as e:  # noqa: B902 - report any start-up failure
+        _send(channel, ("error", f"{type(e).__name__}: {e}"))
+        return 1
+    _send(channel, ("ready", {"pid": os.getpid(), "facts": facts}))
+
+    port = _protocol.MediatorPort(channel, tensors)
+    while True:
+        try:
+            msg = port.recv()
+        except _core.ChannelClosed:
+            return 0
+        if msg[0] == "run":
+            job = msg[1]
+            tensors.drop(job.get("drop_spaces", ()))
+            _mediator.run_job(port, job, _ivc_worker.run_user)
+        elif msg[0] == "exit":
+            return 0
+        else:
+            return 2
+
+
+def zygote(fd):
+    channel = _core.Channel.from_fd(fd, accept_fds=True)
+    msg, _ = _recv(channel)
+    if not (isinstance(msg, tuple) and len(msg) == 2 and msg[0] == "zygote-init"):
+        return 2
+    try:
+        _preload(msg[1]["preload"])
+    except BaseException as e:  # noqa: B902
+        _send(channel, ("error", f"{type(e).__name__}: {e}"))
+        return 1
+    _send(channel, ("zygote-ready", {"pid": os.getpid()}))
+    while True:
+        _reap()
+        try:
+            msg, fds = _recv(channel)
+        except _core.ChannelClosed:
+            return 0
+        if msg != ("fork",) or len(fds) != 1:
+            for f in fds:
+                os.close(f)
+            return 2
+        child_fd = fds[0]
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                channel.close()
+                _ivc_worker.after_fork()
+                status = serve(child_fd)
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(status)
+        os.close(child_fd)
+        # The child cannot have been reaped yet (only this loop reaps), so
+        # its pid is still its own.
+        pidfd = os.pidfd_open(pid)
+        try:
+            _send(channel, ("forked", {"pid": pid}), [pidfd])
+        finally:
+            os.close(pidfd)
+
+
+def _reap():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def main(fd, is_zygote):
+    return zygote(fd) if is_zygote else serve(fd)
