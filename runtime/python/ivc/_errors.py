@@ -36,7 +36,9 @@ class MediatorError(IvcError):
 
 class WorkerError(IvcError):
     """The worker running an ISOLATE mediator failed; the model run and the
-    other mediators went on without it."""
+    other mediators went on without it. `pid` is the worker's."""
+
+    pid = None
 
 
 class WorkerTimeout(WorkerError):

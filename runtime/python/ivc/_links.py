@@ -10,7 +10,8 @@ import threading
 import time
 
 from . import _core, _mediator, _protocol, _tensors
-from ._errors import MediatorTimeout, ProtocolViolation, WorkerCrashed, WorkerTimeout
+from ._errors import (MediatorTimeout, ProtocolViolation, WorkerCrashed, WorkerError,
+                      WorkerTimeout)
 
 
 def _timeout_ms(deadline):
@@ -98,21 +99,40 @@ class WorkerLink:
         except _core.ChannelError as e:
             raise WorkerCrashed(f"{self.description} is gone: {e}") from None
 
-    def send(self, msg):
+    def _send(self, msg):
         data = _core.encode(msg, self.tensors.export)
         self._announce()
         self._send_raw(data)
 
     def recv(self, deadline):
+        try:
+            return self._recv(deadline)
+        except WorkerError as e:
+            e.pid = self.worker.pid
+            raise
+
+    def send(self, msg):
+        try:
+            self._send(msg)
+        except WorkerError as e:
+            e.pid = self.worker.pid
+            raise
+
+    def _recv(self, deadline):
         while True:
             try:
                 data, _ = self.worker.recv(timeout_ms=_timeout_ms(deadline))
                 msg = _core.decode(data, self.tensors.import_)
                 kind = _protocol.check_mediator_message(msg)
             except _core.ChannelTimeout:
+                self.worker.kill()
                 raise WorkerTimeout(f"{self.description} did not finish before its deadline "
                                     f"({self.timeout_s:g} s); its process group was killed") from None
             except _core.ChannelClosed as e:
+                if self._watchdog_fired():
+                    raise WorkerTimeout(f"{self.description} did not finish before its deadline "
+                                        f"({self.timeout_s:g} s); the watchdog killed its "
+                                        "process group") from None
                 raise WorkerCrashed(f"{self.description} died mid-protocol ({e}); "
                                     "it crashed, hit a limit, or was killed") from None
             except (_core.ProtocolError, _core.CodecError, _protocol.Violation, TypeError,
@@ -128,9 +148,17 @@ class WorkerLink:
                 raise ProtocolViolation(f"{self.description}: {e}") from None
             self._announce()
 
+    def _watchdog_fired(self):
+        """True if the watchdog killed the worker (its ticket was gone)."""
+        if self.ticket is None:
+            return False
+        fired = not self.runtime._pool.unwatch(self.ticket)
+        self.ticket = None
+        return fired
+
     def finish(self, clean):
-        if self.ticket is not None:
-            self.runtime._pool.unwatch(self.ticket)
+        if self._watchdog_fired():
+            clean = False
         if clean:
             try:
                 dropped = self.worker.reset_arena()

@@ -292,6 +292,8 @@ class Mediator:
         job = self.job
         ns = {"__name__": "__ivc_mediator__", "__builtins__": self._builtins()}
         ns.update(job["values"])
+        for name, module in job.get("imports", {}).items():
+            ns[name] = ns["__builtins__"]["__import__"](module, fromlist=("_",))
         ns[job["receiver"]] = Envoy(self, "")
         if job["tracer"]:
             ns[job["tracer"]] = Tracer(self)

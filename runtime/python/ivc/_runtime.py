@@ -5,6 +5,7 @@ import dataclasses
 import logging
 import threading
 import time
+import types
 import warnings
 import weakref
 
@@ -299,9 +300,19 @@ class Runtime:
         key, modules, params = _model_tree(model)
         self._params = params
         self._tree = (key, modules, sorted(params))
-        supplied = set(values)
+        allow = set(self.sandbox.import_allowlist)
+        # Modules are bound by name and imported on the mediator's side
+        # (subject to the import allowlist); a free name that is itself an
+        # allowed module's name (`torch`) needs no value.
+        imports = {k: v.__name__ for k, v in values.items() if isinstance(v, types.ModuleType)}
+        for m in t.mediators:
+            for n in m.free_names:
+                if n not in values and n in allow:
+                    imports[n] = n
+        supplied = set(values) | set(imports)
         barriers = {k: v for k, v in values.items() if isinstance(v, Barrier)}
-        plain = {k: v for k, v in values.items() if not isinstance(v, Barrier)}
+        plain = {k: v for k, v in values.items()
+                 if not isinstance(v, (Barrier, types.ModuleType))}
         all_free = [set(m.free_names) for m in t.mediators]
         jobs = []
         for i, m in enumerate(t.mediators):
@@ -321,6 +332,7 @@ class Runtime:
                 "definitions": [[n, s] for n, s in m.definitions],
                 "values": {n: plain[n] for n in m.free_names if n in plain},
                 "barriers": {n: barriers[n].participants for n in m.free_names if n in barriers},
+                "imports": {n: imports[n] for n in m.free_names if n in imports},
                 "receiver": t.receiver,
                 "tracer": t.tracer,
                 "saves": list(m.saves),

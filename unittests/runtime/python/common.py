@@ -1,0 +1,102 @@
+"""Shared by the runtime's Python tests: one Runtime per test module, the
+tiny model, and helpers that run a plan in both tiers."""
+
+import os
+import sys
+import unittest
+
+import torch
+
+import ivc
+from plans import mediator, plan  # noqa: F401  (re-exported)
+from tiny_gpt import TinyGPT, tokens  # noqa: F401
+
+TIERS = ("fast", "isolate")
+
+_runtime = None
+
+
+def runtime(**sandbox):
+    """A Runtime shared by the tests of one module (so the zygote starts
+    once). A test that needs another sandbox config makes its own."""
+    global _runtime
+    if _runtime is None:
+        _runtime = ivc.Runtime(ivc.SandboxConfig(**sandbox) if sandbox else None, pool_size=2)
+    return _runtime
+
+
+def run_both(test, p, model, inputs, values=None, **kw):
+    """Runs every mediator FAST, then every mediator ISOLATE; asserts that the
+    saved values are bit-identical and returns the FAST result."""
+    n = len(ivc.load_plan(p).trace(0).mediators)
+    results = {}
+    for tier in TIERS:
+        results[tier] = runtime().run(p, model, inputs, values, tiers=dict.fromkeys(range(n), tier),
+                                      **kw)
+    assert_same(test, results["fast"].saves, results["isolate"].saves)
+    return results["fast"]
+
+
+def assert_same(test, a, b, where="saves"):
+    test.assertEqual(type(a), type(b), where)
+    if isinstance(a, torch.Tensor):
+        test.assertEqual(a.dtype, b.dtype, where)
+        test.assertEqual(a.shape, b.shape, where)
+        test.assertTrue(torch.equal(a, b), f"{where}: tensors differ")
+    elif isinstance(a, dict):
+        test.assertEqual(sorted(a), sorted(b), where)
+        for k in a:
+            assert_same(test, a[k], b[k], f"{where}[{k!r}]")
+    elif isinstance(a, (list, tuple)):
+        test.assertEqual(len(a), len(b), where)
+        for i, (x, y) in enumerate(zip(a, b)):
+            assert_same(test, x, y, f"{where}[{i}]")
+    else:
+        test.assertEqual(a, b, where)
+
+
+class Hooked:
+    """Reference values computed with plain torch forward hooks, to check
+    the runtime against an independent implementation."""
+
+    def __init__(self, model):
+        self.model = model
+        self.handles = []
+        self.seen = {}
+
+    def capture(self, path, name=None):
+        module = self.model.get_submodule(path)
+
+        def hook(mod, args, out):
+            self.seen[name or path] = out
+        self.handles.append(module.register_forward_hook(hook))
+        return self
+
+    def replace(self, path, fn):
+        module = self.model.get_submodule(path)
+        self.handles.append(module.register_forward_hook(lambda mod, args, out: fn(out)))
+        return self
+
+    def __call__(self, *args):
+        try:
+            with torch.no_grad():
+                return self.model(*args)
+        finally:
+            for h in self.handles:
+                h.remove()
+
+
+def quiet_fds():
+    return len(os.listdir("/proc/self/fd"))
+
+
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+__all__ = ["unittest", "torch", "ivc", "sys", "mediator", "plan", "TinyGPT", "tokens",
+           "runtime", "run_both", "assert_same", "Hooked", "TIERS"]

@@ -1,0 +1,214 @@
+"""User errors and worker failures. The model run and the other mediators
+must survive every one of them; a failed worker is retired."""
+
+import os
+import signal
+import threading
+import time
+
+from common import TinyGPT, ivc, mediator, plan, tokens, torch, unittest
+from ivc import _links
+
+SURVIVOR = mediator("""
+    survivor = model.lm_head.output.save()
+    """, kind="invoke", saves=["survivor"])
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return not any(l.startswith("State:\tZ") for l in f)
+    except FileNotFoundError:
+        return False
+
+
+class WorkerPids:
+    """Records the pid of every worker a trace attaches (white box)."""
+
+    def __init__(self):
+        self.pids = []
+        self._orig = _links.WorkerLink.start
+
+    def __enter__(self):
+        pids, orig = self.pids, self._orig
+
+        def start(link, job):
+            pids.append(link.worker.pid)
+            return orig(link, job)
+        _links.WorkerLink.start = start
+        return self
+
+    def __exit__(self, *exc):
+        _links.WorkerLink.start = self._orig
+
+
+class Faults(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rt = ivc.Runtime(ivc.SandboxConfig(trace_timeout_s=1.5, address_space_bytes=3 << 30),
+                             pool_size=2)
+        cls.model = TinyGPT()
+        cls.ids = tokens(batch=2)
+        cls.expected = cls.model(cls.ids).detach()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.rt.close()
+
+    def run_failing(self, source, tier, **kw):
+        p = plan(mediator(source, kind="invoke", line=20, **kw), SURVIVOR)
+        r = self.rt.run(p, self.model, [self.ids, self.ids], tiers={0: tier}, raise_errors=False)
+        # The model ran to the end and the other mediator has its value.
+        self.assertTrue(torch.equal(r["survivor"], torch.cat([self.expected] * 2)[2:]))
+        self.assertIsNone(r.mediators[1].error)
+        return r.mediators[0].error, r
+
+    def test_user_exception_is_reraised_with_its_location(self):
+        src = """
+            h = model.transformer.h[0].output[0]
+            ratio = bad(h)
+            """
+        defs = [("bad", "def bad(h):\n    return h.sum() / 0 + {}['missing']\n")]
+        texts = []
+        for tier in ("fast", "isolate"):
+            err, _ = self.run_failing(src, tier, definitions=defs)
+            self.assertIsInstance(err, KeyError)
+            self.assertEqual(err.ivc_location, ("<definition bad>", 2))
+            self.assertIn('File "experiment.py", line 21, in <module>', err.ivc_traceback)
+            self.assertIn("ratio = bad(h)", err.ivc_traceback)
+            self.assertIn(f"({tier})", err.__notes__[0])
+            texts.append(err.ivc_traceback)
+        self.assertEqual(texts[0], texts[1])
+        # run() raises it, with the partial result attached.
+        p = plan(mediator("x = 1 / 0\n"))
+        with self.assertRaises(ZeroDivisionError) as cm:
+            self.rt.run(p, self.model, [self.ids], tiers={0: "isolate"})
+        self.assertEqual(cm.exception.ivc_location, ("experiment.py", 10))
+        self.assertIsInstance(cm.exception.ivc_result, ivc.TraceResult)
+
+    def test_non_builtin_exception_type(self):
+        src = "class Custom(Exception):\n    pass\nraise Custom('nope')\n"
+        for tier in ("fast", "isolate"):
+            err, _ = self.run_failing(src, tier)
+            self.assertIsInstance(err, ivc.MediatorError)
+            self.assertIn("Custom: nope", str(err))
+
+    def test_request_after_the_module_ran(self):
+        src = """
+            later = model.transformer.h[1].output[0]
+            earlier = model.transformer.h[0].output[0]
+            """
+        for tier in ("fast", "isolate"):
+            err, _ = self.run_failing(src, tier)
+            self.assertIsInstance(err, ValueError)
+            self.assertIn("model.transformer.h.0 was requested after it ran", str(err))
+            self.assertEqual(err.ivc_location, ("experiment.py", 21))
+
+    def test_module_never_reached(self):
+        src = "second = model.transformer.h[0].next().output\n"
+        for tier in ("fast", "isolate"):
+            err, _ = self.run_failing(src, tier)
+            self.assertIsInstance(err, ValueError)
+            self.assertIn("was never reached", str(err))
+
+    def test_unknown_submodule(self):
+        for tier in ("fast", "isolate"):
+            err, _ = self.run_failing("x = model.transformer.nope.output\n", tier)
+            self.assertIsInstance(err, AttributeError)
+            self.assertIn("'transformer' has no submodule or parameter 'nope'", str(err))
+
+    def test_unsavable_value(self):
+        for tier in ("fast", "isolate"):
+            err, _ = self.run_failing("f = lambda: 1\n", tier, saves=["f"])
+            self.assertIsInstance(err, TypeError)
+            self.assertIn("'function' cannot cross the ivc channel", str(err))
+
+    def test_swap_with_a_wrong_shape(self):
+        src = "model.transformer.h[0].output = (torch.zeros(5, 5),)\n"
+        for tier in ("fast", "isolate"):
+            err, _ = self.run_failing(src, tier, free_names=["torch"])
+            self.assertIsInstance(err, ValueError)
+            self.assertIn("has shape (5, 5), expected (2, 8, 32)", str(err))
+
+    def test_infinite_loop_times_out(self):
+        with WorkerPids() as w:
+            err, _ = self.run_failing("""
+                h = model.transformer.h[0].output[0]
+                while True:
+                    pass
+                """, "isolate")
+        self.assertIsInstance(err, ivc.WorkerTimeout)
+        self.assertEqual(err.pid, w.pids[0])
+        for _ in range(100):
+            if not alive(err.pid):
+                break
+            time.sleep(0.02)
+        self.assertFalse(alive(err.pid), "the timed-out worker is still running")
+
+    def test_memory_bomb_hits_the_address_space_limit(self):
+        err, _ = self.run_failing("""
+            h = model.transformer.h[0].output[0]
+            chunks = []
+            while True:
+                chunks.append(torch.empty(1 << 26))
+            """, "isolate", free_names=["torch"])
+        # Refused by RLIMIT_AS (3 GiB here), long before the deadline: an
+        # allocation error, not a timeout.
+        self.assertIsInstance(err, RuntimeError)
+        self.assertIn("can't allocate memory", str(err))
+
+    def test_worker_killed_mid_protocol(self):
+        with WorkerPids() as w:
+            def killer():
+                for _ in range(200):
+                    if w.pids:
+                        time.sleep(0.2)
+                        os.kill(w.pids[0], signal.SIGKILL)
+                        return
+                    time.sleep(0.01)
+            t = threading.Thread(target=killer)
+            t.start()
+            err, _ = self.run_failing("""
+                h = model.transformer.h[0].output[0]
+                while True:
+                    h = h + 0
+                """, "isolate")
+            t.join()
+        self.assertIsInstance(err, ivc.WorkerCrashed)
+        self.assertIn("died mid-protocol", str(err))
+
+    def test_worker_is_reused_only_after_a_clean_end(self):
+        ok = plan(mediator("x = model.lm_head.output.save()\n", saves=["x"]))
+        bad = plan(mediator("h = model.lm_head.output\nx = 1 / 0\n"))
+        with WorkerPids() as w:
+            self.rt.run(ok, self.model, [self.ids], tiers={0: "isolate"})
+            self.rt.run(ok, self.model, [self.ids], tiers={0: "isolate"})
+            self.rt.run(bad, self.model, [self.ids], tiers={0: "isolate"}, raise_errors=False)
+            self.rt.run(ok, self.model, [self.ids], tiers={0: "isolate"})
+        self.assertEqual(w.pids[0], w.pids[1])
+        self.assertEqual(w.pids[1], w.pids[2])
+        self.assertNotEqual(w.pids[2], w.pids[3])
+        for _ in range(100):
+            if not alive(w.pids[2]):
+                break
+            time.sleep(0.02)
+        self.assertFalse(alive(w.pids[2]), "a worker that raised was not retired")
+
+    def test_dead_idle_worker_is_detected_before_use(self):
+        ok = plan(mediator("x = model.lm_head.output.save()\n", saves=["x"]))
+        with WorkerPids() as w:
+            self.rt.run(ok, self.model, [self.ids], tiers={0: "isolate"})
+            os.kill(w.pids[0], signal.SIGKILL)
+            for _ in range(100):
+                if not alive(w.pids[0]):
+                    break
+                time.sleep(0.02)
+            before = self.rt.stats()["dead_idle"]
+            r = self.rt.run(ok, self.model, [self.ids], tiers={0: "isolate"})
+        self.assertTrue(torch.equal(r["x"], self.expected))
+        self.assertNotEqual(w.pids[0], w.pids[1])
+        self.assertEqual(self.rt.stats()["dead_idle"], before + 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,150 @@
+"""A worker is hostile: the host must survive anything it sends. User code
+here writes crafted bytes straight onto its channel (fd 3), which the
+sandbox allows (it is the worker's own channel); the host must detect the
+violation, retire the worker, and finish the model run and the other
+mediators."""
+
+import random
+
+from common import TinyGPT, ivc, mediator, plan, tokens, torch, unittest
+from ivc import _core, _tensors  # noqa: F401  (_tensors registers torch's types)
+
+FRAME = """
+def frame(payload, length=None):
+    n = len(payload) if length is None else length
+    return (0x31435649).to_bytes(4, "little") + n.to_bytes(4, "little") + payload
+"""
+
+SURVIVOR = mediator("survivor = model.lm_head.output.save()\n", kind="invoke",
+                    saves=["survivor"])
+
+
+class Hostile(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        sandbox = ivc.SandboxConfig(
+            block={"import": False, "network": False},
+            preload=["torch", "math", "os", "socket", "array", "ivc._worker"],
+            trace_timeout_s=2.0)
+        cls.rt = ivc.Runtime(sandbox, pool_size=2)
+        cls.model = TinyGPT()
+        cls.ids = tokens(batch=2)
+        cls.expected = cls.model(cls.ids).detach()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.rt.close()
+
+    def attack(self, code):
+        source = ("import os\nimport ivc._worker\nfd = ivc._worker.CHANNEL_FD\n"
+                  "h = model.transformer.h[0].output[0]\n" + code +
+                  "\nwhile True:\n    pass\n")
+        p = plan(mediator(source, kind="invoke", definitions=[("frame", FRAME)]), SURVIVOR)
+        r = self.rt.run(p, self.model, [self.ids, self.ids], tiers={0: "isolate", 1: "isolate"},
+                        raise_errors=False)
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
+        self.assertIsNone(r.mediators[1].error)
+        return r.mediators[0].error
+
+    def assertViolation(self, err, text):
+        self.assertIsInstance(err, ivc.ProtocolViolation)
+        self.assertIn(text, str(err))
+
+    def test_garbage(self):
+        self.assertViolation(self.attack("os.write(fd, b'\\x00' * 64)"), "wrong magic")
+
+    def test_oversized_frame(self):
+        self.assertViolation(self.attack("os.write(fd, frame(b'', length=0xfffffff0))"),
+                             "exceeds the limit")
+
+    def test_undecodable_payload(self):
+        self.assertViolation(self.attack("os.write(fd, frame(b'\\x7f'))"), "unknown tag 0x7f")
+
+    def test_nesting_bomb(self):
+        self.assertViolation(self.attack("os.write(fd, frame(b'\\x07\\x01' * 5000 + b'\\x00'))"),
+                             "nesting deeper")
+
+    def test_count_bomb(self):
+        # A list claiming 2^62 elements in a 10-byte frame.
+        self.assertViolation(
+            self.attack("os.write(fd, frame(b'\\x07\\x80\\x80\\x80\\x80\\x80\\x80\\x80\\x80\\x40'))"),
+            "exceeds the input")
+
+    def test_unknown_message(self):
+        code = "import ivc._core as c\nos.write(fd, frame(c.encode(('bogus', 1), None)))"
+        self.assertViolation(self.attack(code), "unknown message 'bogus'")
+
+    def test_tensor_outside_the_arena(self):
+        for space, offset in ((999, 0), (1, 1 << 40)):
+            code = ("import ivc._core as c\n"
+                    f"desc = lambda t: ('float32', (4,), {space}, {offset}, 16)\n"
+                    "os.write(fd, frame(c.encode(('end', {'x': h}, []), desc)))")
+            self.assertViolation(self.attack(code), "out of bounds")
+
+    def test_mutation_of_an_unknown_delivery(self):
+        code = ("import ivc._core as c\n"
+                "desc = lambda t: ('float32', (1,), 1, 0, 4)\n"
+                "os.write(fd, frame(c.encode(('end', {}, [(77, h)]), desc)))")
+        self.assertViolation(self.attack(code), "unknown delivery 77")
+
+    def test_descriptors_passed_to_the_host(self):
+        code = ("import socket, array\n"
+                "s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, 0, fileno=fd)\n"
+                "s.sendmsg([frame(b'\\x00')], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, "
+                "array.array('i', [0, 1, 2]))])")
+        self.assertViolation(self.attack(code), "file descriptors")
+
+    def test_truncated_frame_then_silence(self):
+        err = self.attack("os.write(fd, frame(b'', length=100) + b'\\x00' * 10)")
+        self.assertIsInstance(err, ivc.WorkerTimeout)
+
+    def test_truncated_frame_then_exit(self):
+        err = self.attack("os.write(fd, frame(b'', length=100) + b'\\x00' * 10)\nos._exit(0)")
+        self.assertIsInstance(err, ivc.WorkerCrashed)
+        self.assertIn("mid-frame", str(err))
+
+
+class HostDecoder(unittest.TestCase):
+    """The host's decoder on arbitrary bytes: a CodecError or a value, never
+    a crash, and never a tensor the importer did not make."""
+
+    def importer(self, *desc):
+        self.tensors += 1
+        return torch.zeros(0)
+
+    def test_random_and_mutated_bytes(self):
+        self.tensors = 0
+        rng = random.Random(1234)
+        valid = _core.encode(("end", {"a": [1, 2.5, "x", b"y", None, True, (1,), {3}],
+                                      "b": torch.float16}, []), lambda t: None)
+        for i in range(20000):
+            if i % 2:
+                data = bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
+            else:
+                b = bytearray(valid)
+                for _ in range(rng.randrange(1, 4)):
+                    b[rng.randrange(len(b))] = rng.randrange(256)
+                data = bytes(b[:rng.randrange(len(b) + 1)])
+            try:
+                _core.decode(data, self.importer)
+            except _core.CodecError:
+                pass
+            except (TypeError, ValueError) as e:  # e.g. an unhashable Python value
+                self.assertNotIsInstance(e, SystemError)
+
+    def test_limits(self):
+        deep = b"\x07\x01" * 40 + b"\x00"
+        with self.assertRaises(_core.CodecError):
+            _core.decode(deep, None)
+        value = _core.decode(deep, None, max_depth=64)
+        for _ in range(40):
+            self.assertIsInstance(value, list)
+            value = value[0]
+        self.assertIsNone(value)
+        many = _core.encode(list(range(1000)), None)
+        with self.assertRaisesRegex(_core.CodecError, "more than 100 values"):
+            _core.decode(many, None, max_items=100)
+
+
+if __name__ == "__main__":
+    unittest.main()

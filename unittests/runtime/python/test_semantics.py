@@ -1,0 +1,243 @@
+"""What mediators do, checked in both tiers: every case runs FAST and
+ISOLATE, the saved values must be bit-identical, and they must match a
+reference computed with plain torch hooks."""
+
+from common import (Hooked, TinyGPT, assert_same, ivc, mediator, plan, run_both, runtime,
+                    tokens, torch, unittest)
+
+
+class Semantics(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.model = TinyGPT()
+        cls.ids = tokens(batch=2)
+
+    def test_read_and_save(self):
+        p = plan(mediator("""
+            hidden = model.transformer.h[1].output[0].save()
+            logits = model.lm_head.output.save()
+            shape = list(hidden.shape)
+            mean = hidden.mean().item()
+            label = "layer " + str(1)
+            unsaved = 3
+            """, saves=["hidden", "logits", "shape", "mean", "label"]))
+        r = run_both(self, p, self.model, [self.ids])
+        ref = Hooked(self.model).capture("transformer.h.1")
+        logits = ref(self.ids)
+        self.assertTrue(torch.equal(r["hidden"], ref.seen["transformer.h.1"][0]))
+        self.assertTrue(torch.equal(r["logits"], logits))
+        self.assertEqual(r["shape"], [2, 8, 32])
+        self.assertEqual(r["mean"], ref.seen["transformer.h.1"][0].mean().item())
+        self.assertEqual(r["label"], "layer 1")
+        self.assertNotIn("unsaved", r)
+
+    def test_swap_output(self):
+        p = plan(mediator("""
+            h = model.transformer.h[0].output[0]
+            model.transformer.h[0].output = (h * 0.5,)
+            logits = model.lm_head.output.save()
+            """, saves=["logits"]))
+        r = run_both(self, p, self.model, [self.ids])
+        expected = Hooked(self.model).replace("transformer.h.0", lambda out: (out[0] * 0.5,))(self.ids)
+        self.assertTrue(torch.equal(r["logits"], expected))
+        self.assertFalse(torch.equal(r["logits"], self.model(self.ids)))
+
+    def test_helper_functions(self):
+        p = plan(mediator("""
+            h = model.transformer.h[1].output[0]
+            model.transformer.h[1].output = (steer(h, direction, 2.0),)
+            logits = model.lm_head.output.save()
+            """, saves=["logits"], free_names=["direction"],
+            definitions=[("scale", "def scale(x, s):\n    return x * s\n"),
+                         ("steer", "def steer(h, d, s):\n    return h + scale(d, s)\n")]))
+        direction = torch.randn(32, generator=torch.Generator().manual_seed(3))
+        r = run_both(self, p, self.model, [self.ids], {"direction": direction})
+        expected = Hooked(self.model).replace(
+            "transformer.h.1", lambda out: (out[0] + direction * 2.0,))(self.ids)
+        self.assertTrue(torch.equal(r["logits"], expected))
+
+    def test_in_place_update_of_a_delivered_activation(self):
+        p = plan(mediator("""
+            h = model.transformer.h[1].output[0]
+            h[:, -1] += direction
+            logits = model.lm_head.output.save()
+            """, saves=["logits"], free_names=["direction"]))
+        direction = torch.full((32,), 0.25)
+
+        def bump(out):
+            out[0][:, -1] += direction
+            return out
+        r = run_both(self, p, self.model, [self.ids], {"direction": direction})
+        expected = Hooked(self.model).replace("transformer.h.1", bump)(self.ids)
+        self.assertTrue(torch.equal(r["logits"], expected))
+        self.assertFalse(torch.equal(r["logits"], self.model(self.ids)))
+
+    def test_in_place_update_carried_by_the_last_message(self):
+        # The mediator ends right after the update: END carries it back.
+        p = plan(mediator("""
+            h = model.transformer.h[2].output[0]
+            h.mul_(2)
+            """))
+        results = [runtime().run(p, self.model, [self.ids], tiers={0: t}).output
+                   for t in ("fast", "isolate")]
+        expected = Hooked(self.model).replace("transformer.h.2", lambda o: (o[0] * 2,))(self.ids)
+        for out in results:
+            self.assertTrue(torch.equal(out, expected))
+
+    def test_skip(self):
+        p = plan(mediator("""
+            model.transformer.h[1].mlp.skip(torch.zeros(2, 8, 32))
+            logits = model.lm_head.output.save()
+            """, saves=["logits"], free_names=["torch"]))
+        r = run_both(self, p, self.model, [self.ids])
+        expected = Hooked(self.model).replace("transformer.h.1.mlp", torch.zeros_like)(self.ids)
+        self.assertTrue(torch.equal(r["logits"], expected))
+
+    def test_input_read_and_swap(self):
+        p = plan(mediator("""
+            x = model.transformer.h[2].input.save()
+            args, kwargs = model.transformer.h[2].inputs
+            n_args = len(args)
+            model.transformer.ln_f.input = model.transformer.ln_f.input * 0
+            logits = model.lm_head.output.save()
+            """, saves=["x", "n_args", "logits"]))
+        r = run_both(self, p, self.model, [self.ids])
+        ref = Hooked(self.model).capture("transformer.h.1")
+        ref(self.ids)
+        self.assertTrue(torch.equal(r["x"], ref.seen["transformer.h.1"][0]))
+        self.assertEqual(r["n_args"], 1)
+        ln = self.model.transformer.ln_f
+        expected = self.model.lm_head(ln(torch.zeros(2, 8, 32))).detach()
+        self.assertTrue(torch.equal(r["logits"], expected))
+
+    def test_multi_invoke_batch_rows(self):
+        a, b = tokens(batch=2, seed=5), tokens(batch=3, seed=6)
+        p = plan(
+            mediator("""
+                h = model.transformer.h[0].output[0]
+                model.transformer.h[0].output = (h * 0.0,)
+                a_logits = model.lm_head.output.save()
+                a_rows = h.shape[0]
+                """, kind="invoke", saves=["a_logits", "a_rows"]),
+            mediator("""
+                b_h0 = model.transformer.h[0].output[0].save()
+                b_logits = model.lm_head.output.save()
+                """, kind="invoke", saves=["b_h0", "b_logits"]))
+        r = run_both(self, p, self.model, [a, b])
+        self.assertEqual(r["a_rows"], 2)
+
+        def zero_rows(out):
+            h = out[0].clone()
+            h[:2] = 0
+            return (h,)
+        ref = Hooked(self.model).capture("transformer.h.0").replace("transformer.h.0", zero_rows)
+        expected = ref(torch.cat([a, b]))
+        self.assertTrue(torch.equal(r["a_logits"], expected[:2]))
+        self.assertTrue(torch.equal(r["b_logits"], expected[2:]))
+        self.assertTrue(torch.equal(r["b_h0"], ref.seen["transformer.h.0"][0][2:]))
+        # Mixed tiers give the same bits too.
+        for tiers in ({0: "fast", 1: "isolate"}, {0: "isolate", 1: "fast"}):
+            mixed = runtime().run(p, self.model, [a, b], tiers=tiers)
+            assert_same(self, r.saves, mixed.saves)
+
+    def test_parameters_are_read_only_copies(self):
+        p = plan(mediator("""
+            w = model.lm_head.weight
+            w += 1
+            w_saved = model.lm_head.weight.save()
+            logits = model.lm_head.output.save()
+            """, saves=["w_saved", "logits"]))
+        r = run_both(self, p, self.model, [self.ids])
+        self.assertTrue(torch.equal(r["w_saved"], self.model.lm_head.weight.detach()))
+        self.assertTrue(torch.equal(r["logits"], self.model(self.ids).detach()))
+
+    def test_module_lists_iterate_and_index(self):
+        p = plan(mediator("""
+            n = len(model.transformer.h)
+            means = [layer.output[0].mean() for layer in model.transformer.h]
+            last = model.transformer.h[-1].output[0].save()
+            """, saves=["n", "means", "last"]))
+        r = run_both(self, p, self.model, [self.ids])
+        self.assertEqual(r["n"], 3)
+        ref = Hooked(self.model)
+        for i in range(3):
+            ref.capture(f"transformer.h.{i}")
+        ref(self.ids)
+        self.assertEqual(len(r["means"]), 3)
+        for i, m in enumerate(r["means"]):
+            self.assertTrue(torch.equal(m, ref.seen[f"transformer.h.{i}"][0].mean()))
+        self.assertTrue(torch.equal(r["last"], ref.seen["transformer.h.2"][0]))
+
+    def test_values_of_every_kind_round_trip(self):
+        p = plan(mediator("""
+            out = [t64, tb, ti8, tbf, tc, dt, dev, s, b, n, f, d, st, tup, none]
+            """, saves=["out"], free_names=["t64", "tb", "ti8", "tbf", "tc", "dt", "dev", "s",
+                                            "b", "n", "f", "d", "st", "tup", "none"]))
+        values = {
+            "t64": torch.arange(6, dtype=torch.float64).reshape(2, 3),
+            "tb": torch.tensor([True, False, True]),
+            "ti8": torch.tensor([-128, 0, 127], dtype=torch.int8),
+            "tbf": torch.tensor([1.5, -2.0], dtype=torch.bfloat16),
+            "tc": torch.tensor([1 + 2j], dtype=torch.complex64),
+            "dt": torch.float16, "dev": torch.device("cpu"), "s": "h\u00e9llo", "b": b"\x00\xff",
+            "n": -(2 ** 63), "f": float("inf"), "d": {"k": (1, 2)}, "st": {1, 2}, "tup": (None,),
+            "none": None,
+        }
+        r = run_both(self, p, self.model, [self.ids], values)
+        expected = [values[k] for k in ("t64", "tb", "ti8", "tbf", "tc", "dt", "dev", "s", "b",
+                                        "n", "f", "d", "st", "tup", "none")]
+        assert_same(self, r["out"], expected)
+
+    def test_free_tensors_are_passed_by_value(self):
+        p = plan(mediator("d.add_(1)\nseen = d.sum().item()\n", saves=["seen"], free_names=["d"]))
+        d = torch.zeros(4)
+        r = run_both(self, p, self.model, [self.ids], {"d": d})
+        self.assertEqual(r["seen"], 4.0)
+        self.assertTrue(torch.equal(d, torch.zeros(4)))
+
+    def test_logs_and_print(self):
+        p = plan(mediator("""
+            tracer.log("layer", 1, "mean")
+            print("printed", 2)
+            """))
+        r = run_both(self, p, self.model, [self.ids])
+        self.assertEqual(r.logs, ["layer 1 mean", "printed 2"])
+
+    def test_barrier_shares_values_between_invokes(self):
+        a, b = tokens(batch=2, seed=7), tokens(batch=2, seed=8)
+        p = plan(
+            mediator("""
+                emb = model.transformer.wte.output
+                barrier()
+                """, kind="invoke", free_names=["barrier"]),
+            mediator("""
+                barrier()
+                model.transformer.wte.output = emb
+                b_wte = model.transformer.wte.output.save()
+                """, kind="invoke", free_names=["barrier", "emb"], saves=["b_wte"]))
+        r = run_both(self, p, self.model, [a, b], {"barrier": ivc.Barrier(2)})
+        self.assertTrue(torch.equal(r["b_wte"], self.model.transformer.wte(a)))
+
+    def test_stop(self):
+        p = plan(
+            mediator("""
+                h = model.transformer.h[0].output[0].save()
+                tracer.stop()
+                after = 1
+                """, kind="invoke", saves=["h", "after"]),
+            mediator("""
+                early = model.transformer.wte.output.save()
+                late = model.lm_head.output.save()
+                """, kind="invoke", saves=["early", "late"]))
+        for tier in ("fast", "isolate"):
+            r = runtime().run(p, self.model, [self.ids, self.ids], tiers={0: tier, 1: tier})
+            self.assertIsNone(r.output)
+            self.assertIn("h", r)
+            self.assertIn("early", r)
+            self.assertNotIn("after", r)
+            self.assertNotIn("late", r)
+            self.assertEqual(r.errors, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
