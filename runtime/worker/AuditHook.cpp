@@ -3,9 +3,11 @@
 // Categories are the policy's block flags (docs/policy.md): file_write,
 // file_read, subprocess, network, ctypes, import, exec. A few events are
 // refused whatever the policy ("sandbox"): ones that would let user code
-// watch or outlive the trusted code around it (new audit hooks, tracing and
-// profiling hooks, new threads, heap walking, type patching that persists
-// into the next job, interactive input, restricted attribute reads).
+// watch or rewrite the trusted code around it (new audit hooks, tracing and
+// profiling hooks, heap walking, swapping a function's code or an object's
+// class, reading frames through tracebacks and generators, interactive
+// input). Python 3.11 audits neither thread creation nor ordinary class
+// attribute assignment; see docs/threat-model.md for what that leaves.
 //
 //===----------------------------------------------------------------------===//
 #include "AuditHook.h"
@@ -21,6 +23,10 @@ namespace {
 HookPolicy g_policy;
 bool g_installed = false;
 int g_userDepth = 0;
+// The worker's own (trusted) code runs on this thread only. Python 3.11
+// raises no audit event when a thread starts, so user code can start one
+// that outlives its job: every other thread counts as user code, always.
+unsigned long g_trustedThread = 0;
 
 struct Rule {
   const char *event; // exact name, or a prefix when it ends with '.'
@@ -68,7 +74,7 @@ constexpr Rule Rules[] = {
     {"sys.addaudithook", Rule::Sandbox}, {"sys.settrace", Rule::Sandbox},
     {"sys.setprofile", Rule::Sandbox}, {"sys._current_frames", Rule::Sandbox},
     {"sys._current_exceptions", Rule::Sandbox},
-    {"_thread.start_new_thread", Rule::Sandbox}, {"gc.get_objects", Rule::Sandbox},
+    {"gc.get_objects", Rule::Sandbox},
     {"gc.get_referrers", Rule::Sandbox}, {"gc.get_referents", Rule::Sandbox},
     {"builtins.input", Rule::Sandbox}, {"builtins.breakpoint", Rule::Sandbox},
     {"object.__setattr__", Rule::Sandbox}, {"object.__delattr__", Rule::Sandbox},
@@ -166,7 +172,7 @@ bool openIsWrite(PyObject *args) {
 std::string topLevel(const std::string &module) { return module.substr(0, module.find('.')); }
 
 int hook(const char *event, PyObject *args, void *) {
-  if (g_userDepth == 0)
+  if (g_userDepth == 0 && PyThread_get_thread_ident() == g_trustedThread)
     return 0;
   std::string detail;
   const char *cat = classifyAuditEvent(g_policy, event, args, detail);
@@ -219,6 +225,7 @@ bool installAuditHook(const HookPolicy &policy) {
   if (g_userDepth > 0)
     return false;
   g_policy = policy;
+  g_trustedThread = PyThread_get_thread_ident();
   if (!g_installed) {
     if (PySys_AddAuditHook(hook, nullptr) != 0)
       return false;

@@ -275,10 +275,16 @@ class Mediator:
             mediator.log(text[:-1] if text.endswith("\n") else text)
 
         allow = self.job["import_allowlist"]
+        block_ctypes = self.job.get("block_ctypes", True)
         real_import = builtins.__import__
 
         def import_(name, globals=None, locals=None, fromlist=(), level=0):
             top = name.partition(".")[0]
+            # torch imports ctypes itself, so `import ctypes` finds it loaded
+            # and raises no audit event: refuse it here, by name.
+            if block_ctypes and top in ("ctypes", "_ctypes"):
+                raise PermissionError(f"ivc sandbox: import of '{name}' is blocked by policy "
+                                      "(category: ctypes, import statement)")
             if allow is not None and (level != 0 or top not in allow):
                 raise ImportError(f"ivc sandbox: import of '{name}' is not allowed "
                                   f"(allowed: {', '.join(sorted(allow)) or 'nothing'})")

@@ -339,6 +339,7 @@ class Runtime:
                 "exports": exports,
                 "import_allowlist": (list(self.sandbox.import_allowlist)
                                      if block.get("import", True) else None),
+                "block_ctypes": bool(block.get("ctypes", True)),
             })
         return jobs
 

@@ -1,0 +1,187 @@
+"""The policy inside a worker: block flags enforced by the audit hook (with
+the category and event named), the import allowlist, the kernel filter
+under it, and the runtime's refusal to isolate when its audit fails."""
+
+import logging
+import os
+import tempfile
+
+from common import TinyGPT, ivc, mediator, plan, tokens, unittest
+
+
+class Policy(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rt = ivc.Runtime(ivc.SandboxConfig(
+            block={"import": False}, preload=["torch", "math", "os", "socket", "subprocess"]))
+        cls.model = TinyGPT()
+        cls.ids = tokens(batch=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.rt.close()
+
+    def error_of(self, source, rt=None):
+        r = (rt or self.rt).run(plan(mediator(source)), self.model, [self.ids],
+                                tiers={0: "isolate"}, raise_errors=False)
+        return r.mediators[0].error
+
+    def assertBlocked(self, source, category, event):
+        err = self.error_of(source)
+        self.assertIsInstance(err, PermissionError, source)
+        self.assertIn(f"(category: {category}, audit event: {event})", str(err))
+
+    def test_block_flags_name_category_and_event(self):
+        self.assertBlocked("open('/etc/hostname').read()", "file_read", "open")
+        self.assertBlocked("open('/tmp/ivc-x', 'w')", "file_write", "open")
+        self.assertBlocked("import os\nos.remove('/tmp/x')", "file_write", "os.remove")
+        self.assertBlocked("import os\nos.listdir('/')", "file_read", "os.listdir")
+        self.assertBlocked("import subprocess\nsubprocess.Popen(['true'])", "subprocess",
+                           "subprocess.Popen")
+        self.assertBlocked("import os\nos.system('true')", "subprocess", "os.system")
+        self.assertBlocked("import socket\nsocket.socket()", "network", "socket.__new__")
+        self.assertBlocked("import socket\nsocket.getaddrinfo(b'localhost', 80)", "network",
+                           "socket.getaddrinfo")
+        # torch has loaded ctypes already: the import statement is refused by
+        # name, and every use of a loaded ctypes raises a ctypes.* event.
+        err = self.error_of("import ctypes")
+        self.assertIsInstance(err, PermissionError)
+        self.assertIn("category: ctypes", str(err))
+        self.assertBlocked("import sys\nsys.modules['ctypes'].CDLL(None)", "ctypes", "ctypes.dlopen")
+        self.assertBlocked("eval('1 + 1')", "exec", "compile")
+        self.assertBlocked("exec(compile('x = 1', 'f', 'exec'))", "exec", "compile")
+
+    def test_sandbox_events_are_always_refused(self):
+        self.assertBlocked("import sys\nsys.settrace(None)", "sandbox", "sys.settrace")
+        self.assertBlocked("import gc\ngc.get_objects()", "sandbox", "gc.get_objects")
+        self.assertBlocked("def f():\n    pass\ncode = f.__code__", "sandbox",
+                           "object.__getattr__")
+        self.assertBlocked("class A:\n    pass\nclass B:\n    pass\nA().__class__ = B", "sandbox",
+                           "object.__setattr__")
+        self.assertBlocked("import sys\ntry:\n    1 / 0\nexcept Exception as e:\n"
+                           "    e.__traceback__.tb_frame", "sandbox", "object.__getattr__")
+
+    def test_user_code_cannot_add_audit_hooks(self):
+        # CPython swallows the refusal and does not add the hook.
+        r = self.rt.run(plan(mediator("""
+            import sys
+            seen = []
+            sys.addaudithook(lambda event, args: seen.append(event))
+            eval_refused = False
+            try:
+                eval("1")
+            except PermissionError:
+                eval_refused = True
+            n = len(seen)
+            """, saves=["n", "eval_refused"])), self.model, [self.ids], tiers={0: "isolate"})
+        self.assertEqual(r["n"], 0)
+        self.assertTrue(r["eval_refused"])
+
+    def test_user_threads_stay_under_the_hook_after_their_job(self):
+        # A thread started by one job acts after the job has ended, while
+        # the worker's own code runs with the hook inactive on its thread.
+        rt = ivc.Runtime(ivc.SandboxConfig(block={"import": False}, preload=["torch", "math",
+                                                                            "threading", "time"]),
+                         pool_size=1)
+        self.addCleanup(rt.close)
+        start = plan(mediator("""
+            import threading, time, math
+            def probe():
+                time.sleep(0.3)
+                try:
+                    eval("1")
+                    math.ivc_probe = "not refused"
+                except PermissionError as e:
+                    math.ivc_probe = str(e)
+            threading.Thread(target=probe).start()
+            """))
+        read = plan(mediator("""
+            import time, math
+            time.sleep(0.6)
+            probe = getattr(math, "ivc_probe", "thread did not run")
+            """, saves=["probe"]))
+        rt.run(start, self.model, [self.ids], tiers={0: "isolate"})
+        r = rt.run(read, self.model, [self.ids], tiers={0: "isolate"})
+        self.assertIn("category: exec", r["probe"])
+
+    def test_kernel_filter_without_the_hook(self):
+        # os.open raises the 'open' audit event too, so go below it: the
+        # filter refuses what no audit event covers.
+        err = self.error_of("import os\nos.fstat(0)\n")
+        self.assertIsInstance(err, PermissionError)
+        self.assertIn("[Errno 1]", str(err))
+        err = self.error_of("import os\nos.getcwd()\n")
+        self.assertIsInstance(err, PermissionError)
+
+    def test_unblocked_flag_still_meets_the_filter(self):
+        rt = ivc.Runtime(ivc.SandboxConfig(block={"file_read": False}))
+        self.addCleanup(rt.close)
+        err = self.error_of("open('/etc/hostname').read()", rt)
+        # No category: the hook let it pass, seccomp refused the openat.
+        self.assertIsInstance(err, PermissionError)
+        self.assertNotIn("category", str(err))
+        self.assertIn("[Errno 1] Operation not permitted", str(err))
+
+    def test_import_allowlist(self):
+        rt = ivc.Runtime(ivc.SandboxConfig(import_allowlist=["math"]))
+        self.addCleanup(rt.close)
+        self.assertIsNone(self.error_of("import math\nx = math.pi", rt))
+        err = self.error_of("import os", rt)
+        self.assertIsInstance(err, ImportError)
+        self.assertIn("import of 'os' is not allowed", str(err))
+        # Reached another way, the audit hook still refuses loading a module.
+        err = self.error_of("__builtins__['__import__'].__self__", rt)
+        self.assertIsNotNone(err)
+
+    def test_worker_facts(self):
+        rt = self.rt
+        ok = plan(mediator("x = 1\n", saves=["x"]))
+        rt.run(ok, self.model, [self.ids], tiers={0: "isolate"})
+        # The pool's worker reported its lockdown in READY.
+        w = rt._pool.acquire(rt.sandbox.encoded(), "")
+        try:
+            facts = w.facts
+        finally:
+            rt._pool.release(w, True)
+        self.assertTrue(facts["seccomp"])
+        self.assertTrue(facts["no_new_privs"])
+        self.assertTrue(facts["audit_hook"])
+        self.assertEqual(facts["rlimits"]["file_size"], 0)
+        if os.geteuid() == 0:
+            self.assertEqual(facts["netns"], "new")
+
+
+class Audit(unittest.TestCase):
+    def test_audit_passes_here(self):
+        passed, lines = ivc.audit()
+        self.assertTrue(passed, "\n".join(lines))
+        names = {l.split()[1] for l in lines if l.startswith("refused")}
+        for canary in ("open-host-file", "write-outside-scratch", "socket", "connect", "execve",
+                       "fork", "clone3", "ptrace", "io_uring", "x32-syscall", "import-ctypes"):
+            self.assertIn(canary, names)
+
+    def test_failed_audit_refuses_isolation(self):
+        # A "worker" that runs no canaries: the audit cannot pass.
+        with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as f:
+            f.write("#!/bin/sh\necho 'refused  fake  nothing'\nexit 0\n")
+        os.chmod(f.name, 0o755)
+        self.addCleanup(os.unlink, f.name)
+        model, ids = TinyGPT(), tokens(batch=1)
+        p = plan(mediator("x = 1\n", saves=["x"]))
+        with self.assertLogs("ivc.runtime", logging.ERROR):
+            rt = ivc.Runtime(worker_path=f.name)
+        self.addCleanup(rt.close)
+        self.assertFalse(rt.audit_passed)
+        with self.assertRaises(ivc.SandboxUnavailable):
+            rt.run(p, model, [ids], tiers={0: "isolate"})
+        self.assertEqual(rt.run(p, model, [ids])["x"], 1)  # FAST still runs
+        with self.assertLogs("ivc.runtime", logging.CRITICAL) as logs, \
+                self.assertWarns(RuntimeWarning):
+            unsafe = ivc.Runtime(worker_path=f.name, unsafe_allow_failed_audit=True)
+        self.addCleanup(unsafe.close)
+        self.assertIn("AUDIT FAILED", logs.output[0])
+        self.assertTrue(unsafe.unsafe)
+
+
+if __name__ == "__main__":
+    unittest.main()
