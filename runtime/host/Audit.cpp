@@ -23,7 +23,7 @@ std::string defaultWorkerPath() {
   return IVC_DEFAULT_WORKER_PATH;
 }
 
-AuditReport runAudit(const WorkerOptions &options, int64_t timeoutMs) {
+AuditReport runAudit(const WorkerOptions &options, int64_t timeoutMs, bool allowJit) {
   AuditReport report;
   Deadline deadline = Deadline::afterMs(timeoutMs);
   int fds[2];
@@ -34,6 +34,8 @@ AuditReport runAudit(const WorkerOptions &options, int64_t timeoutMs) {
   UniqueFd readEnd(fds[0]), writeEnd(fds[1]);
   std::vector<std::string> argv = workerArgv(options, false);
   argv.push_back("--audit");
+  if (allowJit)
+    argv.push_back("--allow-jit");
   Result<pid_t> pid = spawnProcess(argv, -1, options.stderrFd, writeEnd.get());
   writeEnd.reset();
   if (!pid) {

@@ -95,6 +95,7 @@ Value SandboxConfig::toValue() const {
   v.set("torch_threads", u64(torchThreads));
   v.set("max_jobs", u64(maxJobsPerWorker));
   v.set("seccomp_trace", Value::boolean(seccompTrace));
+  v.set("allow_jit", Value::boolean(allowJit));
   return v;
 }
 
@@ -123,7 +124,7 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
             r.number(&v, "start_timeout_ms", c.startTimeoutMs) &&
             r.number(&v, "max_frame_bytes", c.maxFrameBytes) &&
             r.number(&v, "torch_threads", threads) && r.number(&v, "max_jobs", maxJobs) &&
-            r.flag(&v, "seccomp_trace", c.seccompTrace);
+            r.flag(&v, "seccomp_trace", c.seccompTrace) && r.flag(&v, "allow_jit", c.allowJit);
   if (!ok)
     return Error::invalid(r.error);
   if (block && !block->is(Kind::Dict))

@@ -364,17 +364,19 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "run_audit",
-      [](std::string workerPath, std::vector<std::string> pythonPath, int64_t timeoutMs) {
+      [](std::string workerPath, std::vector<std::string> pythonPath, int64_t timeoutMs,
+         bool allowJit) {
         WorkerOptions o;
         o.workerPath = std::move(workerPath);
         o.pythonPath = std::move(pythonPath);
         AuditReport r;
         {
           py::gil_scoped_release nogil;
-          r = runAudit(o, timeoutMs);
+          r = runAudit(o, timeoutMs, allowJit);
         }
         return py::make_tuple(r.passed, r.lines, r.error);
       },
-      py::arg("worker_path"), py::arg("python_path"), py::arg("timeout_ms") = 60000);
+      py::arg("worker_path"), py::arg("python_path"), py::arg("timeout_ms") = 60000,
+      py::arg("allow_jit") = true);
   m.def("default_worker_path", &defaultWorkerPath);
 }

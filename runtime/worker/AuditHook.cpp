@@ -5,9 +5,11 @@
 // refused whatever the policy ("sandbox"): ones that would let user code
 // watch or rewrite the trusted code around it (new audit hooks, tracing and
 // profiling hooks, heap walking, swapping a function's code or an object's
-// class, reading frames through tracebacks and generators, interactive
-// input). Python 3.11 audits neither thread creation nor ordinary class
-// attribute assignment; see docs/threat-model.md for what that leaves.
+// class, interactive input). Not refused: restricted attribute reads
+// (object.__getattr__: frames, code), which torch itself makes
+// (torch.manual_seed formats a stack). Python 3.11 audits neither thread
+// creation nor class attribute assignment; docs/threat-model.md says what
+// that leaves to the kernel filter.
 //
 //===----------------------------------------------------------------------===//
 #include "AuditHook.h"
@@ -78,7 +80,7 @@ constexpr Rule Rules[] = {
     {"gc.get_referrers", Rule::Sandbox}, {"gc.get_referents", Rule::Sandbox},
     {"builtins.input", Rule::Sandbox}, {"builtins.breakpoint", Rule::Sandbox},
     {"object.__setattr__", Rule::Sandbox}, {"object.__delattr__", Rule::Sandbox},
-    {"object.__getattr__", Rule::Sandbox}, {"sys.unraisablehook", Rule::Sandbox},
+    {"sys.unraisablehook", Rule::Sandbox},
     {"cpython.PyInterpreterState_", Rule::Sandbox}, {"os.putenv", Rule::Sandbox},
     {"os.unsetenv", Rule::Sandbox},
 };

@@ -11,7 +11,8 @@
 // (no file access at all, read or write), stat family on paths, socket,
 // socketpair, connect, bind, accept, execve, fork, vfork, ptrace,
 // process_vm_*, io_uring_*, bpf, perf_event_open, userfaultfd, keyctl,
-// mount, unshare, setns, kill (other processes), memfd_create, and
+// mount, unshare, setns, kill (other processes), memfd_create, and, unless
+// the configuration allows run-time code generation (oneDNN's JIT),
 // executable memory (mmap/mprotect with PROT_EXEC).
 //
 //===----------------------------------------------------------------------===//
@@ -127,8 +128,14 @@ Status installSeccompFilter(const SeccompOptions &options) {
     if (Status s = allow(name); !s)
       return s;
 
-  // No executable memory: W^X for everything mapped after lockdown.
-  {
+  // Executable memory only for a JIT; otherwise W^X for everything mapped
+  // after lockdown.
+  if (options.allowExecMemory) {
+    if (Status s = allow("mmap"); !s)
+      return s;
+    if (Status s = allow("mprotect"); !s)
+      return s;
+  } else {
     scmp_arg_cmp noExec = SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0);
     if (Status s = allow("mmap", 1, &noExec); !s)
       return s;

@@ -72,6 +72,7 @@ PyObject *lockdown(PyObject *, PyObject *args) {
   SeccompOptions so;
   so.selfPid = static_cast<int>(::getpid());
   so.trace = g_seccompTrace || getBool(config, "seccomp_trace", false);
+  so.allowExecMemory = getBool(config, "allow_jit", true);
   Result<LockdownFacts> facts = applyLockdown(rl, keepFds, so, g_netns);
   if (!facts) {
     PyErr_Format(PyExc_RuntimeError, "lockdown failed: %s", facts.error().message.c_str());

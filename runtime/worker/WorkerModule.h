@@ -21,7 +21,7 @@ bool startPython(const char *argv0, const std::vector<std::string> &paths);
 
 /// `ivc-worker --audit`: runs the canaries, prints one line each, returns
 /// the exit status (0 when every canary was refused).
-int runAudit(const std::vector<std::string> &pythonPaths, bool verbose);
+int runAudit(const std::vector<std::string> &pythonPaths, bool verbose, bool allowJit);
 
 } // namespace ivc::runtime::worker
 

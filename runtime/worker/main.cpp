@@ -7,8 +7,9 @@
 //   ivc-worker --zygote --channel-fd N [--python-path ...]
 //       A zygote: imports the preload list once, then forks fresh workers
 //       on request; each child continues as a worker above.
-//   ivc-worker --audit [--verbose] [--python-path ...]
-//       Runs the sandbox canaries (Canaries.cpp) and reports.
+//   ivc-worker --audit [--allow-jit] [--verbose] [--python-path ...]
+//       Runs the sandbox canaries (Canaries.cpp) and reports; --allow-jit
+//       audits the filter a worker with allow_jit gets.
 //
 // The network namespace is entered here, first, while the process has one
 // thread (a zygote's children enter theirs right after fork).
@@ -44,7 +45,7 @@ std::vector<std::string> splitPath(const std::string &s) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: ivc-worker (--channel-fd N [--zygote] | --audit [--verbose]) "
+  std::fprintf(stderr, "usage: ivc-worker (--channel-fd N [--zygote] | --audit [--allow-jit] [--verbose]) "
                        "[--python-path A:B] [--seccomp-trace]\n");
   return 2;
 }
@@ -72,7 +73,7 @@ int runPython(int fd, bool zygote) {
 
 int main(int argc, char **argv) {
   int fd = -1;
-  bool zygote = false, audit = false, verbose = false;
+  bool zygote = false, audit = false, verbose = false, allowJit = false;
   std::vector<std::string> paths = splitPath(IVC_WORKER_DEFAULT_PYTHONPATH);
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -86,6 +87,8 @@ int main(int argc, char **argv) {
       audit = true;
     else if (a == "--verbose")
       verbose = true;
+    else if (a == "--allow-jit")
+      allowJit = true;
     else if (a == "--seccomp-trace")
       setSeccompTrace(true);
     else
@@ -94,7 +97,7 @@ int main(int argc, char **argv) {
   // A dead host must surface as EPIPE on the channel, not kill us mid-reply.
   std::signal(SIGPIPE, SIG_IGN);
   if (audit)
-    return runAudit(paths, verbose);
+    return runAudit(paths, verbose, allowJit);
   if (fd < 0)
     return usage();
   if (!zygote)

@@ -38,11 +38,12 @@ def compile(source, filename="<string>", policy=None):  # noqa: A001 - the docum
     return load_plan(_core.compile_plan(source, filename, policy))
 
 
-def audit(worker_path=None):
+def audit(worker_path=None, allow_jit=True):
     """Runs the sandbox canaries; returns (passed, lines)."""
     from . import _build_info, _core
     passed, lines, error = _core.run_audit(worker_path or _build_info.WORKER_PATH,
-                                           list(_build_info.WORKER_PYTHON_PATH))
+                                           list(_build_info.WORKER_PYTHON_PATH),
+                                           allow_jit=allow_jit)
     if error:
         lines = list(lines) + [f"ivc audit: {error}"]
     return passed, lines

@@ -411,13 +411,22 @@ class Interleaver:
 
     # -- the trace --------------------------------------------------------
     def start(self, jobs):
-        for m, job in zip(self.meds, jobs):
-            try:
-                m.link.start(job)
-            except (WorkerError, MediatorTimeout) as e:
-                self._fail(m, e)
+        # Workers start together (their prefixes run in parallel); a FAST
+        # mediator starts only when its turn comes, since it shares the
+        # host's interpreter (and random generator) with the others.
+        for fast_turn in (False, True):
+            for m, job in zip(self.meds, jobs):
+                if (m.tier == "fast") != fast_turn:
+                    continue
+                try:
+                    m.link.start(job)
+                except (WorkerError, MediatorTimeout) as e:
+                    self._fail(m, e)
+                if fast_turn:
+                    self.drive(m)
         for m in self.meds:
-            self.drive(m)
+            if m.tier != "fast":
+                self.drive(m)
 
     def finish(self, model_error=None):
         """After the forward: every mediator still waiting is told why and

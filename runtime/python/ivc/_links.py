@@ -9,6 +9,8 @@ then fails that mediator and carries on with the others.
 import threading
 import time
 
+import torch
+
 from . import _core, _mediator, _protocol, _tensors
 from ._errors import (MediatorTimeout, ProtocolViolation, WorkerCrashed, WorkerError,
                       WorkerTimeout)
@@ -29,8 +31,25 @@ class FastLink:
         self.port = _protocol.MediatorPort(mediator_end, self.tensors)
         self.thread = None
         self.description = "host thread"
+        self._rng = None
+        self._host_rng = None
+
+    # A mediator has its own CPU random generator state, seeded as a
+    # worker's is: swapped in while it runs (the host waits meanwhile), and
+    # out when it sends, so the model's own random draws are untouched.
+    def _enter(self):
+        if self._host_rng is None:
+            self._host_rng = torch.get_rng_state()
+            torch.set_rng_state(self._rng)
+
+    def _leave(self):
+        if self._host_rng is not None:
+            self._rng = torch.get_rng_state()
+            torch.set_rng_state(self._host_rng)
+            self._host_rng = None
 
     def start(self, job):
+        self._rng = torch.Generator().manual_seed(job["seed"]).get_state()
         def target():
             try:
                 msg = self.port.recv()
@@ -44,11 +63,14 @@ class FastLink:
         self.send(("run", job))
 
     def send(self, msg):
-        self.channel.send(_core.encode(msg, self.tensors.export))
+        data = _core.encode(msg, self.tensors.export)
+        self._enter()
+        self.channel.send(data)
 
     def recv(self, deadline):
         try:
             data, _ = self.channel.recv(timeout_ms=_timeout_ms(deadline))
+            self._leave()
         except _core.ChannelTimeout:
             raise MediatorTimeout("the FAST mediator did not finish before its deadline "
                                   "(its thread is abandoned)") from None
@@ -59,6 +81,7 @@ class FastLink:
         return msg
 
     def finish(self, clean):
+        self._leave()
         self.channel.close()
         self.tensors.clear()
         if clean and self.thread is not None:

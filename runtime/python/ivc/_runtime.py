@@ -3,6 +3,7 @@ threads, ISOLATE mediators in pooled ivc-workers, REJECT never."""
 
 import dataclasses
 import logging
+import secrets
 import threading
 import time
 import types
@@ -44,6 +45,7 @@ class SandboxConfig:
     torch_threads: int = 0  # 0: the host's torch.get_num_threads()
     max_jobs_per_worker: int = 10000
     seccomp_trace: bool = False
+    allow_jit: bool = True  # executable memory for oneDNN; False: W^X, oneDNN off
 
     def to_wire(self):
         """The dict the host library and the worker read (SandboxConfig.h)."""
@@ -66,6 +68,7 @@ class SandboxConfig:
             "torch_threads": int(self.torch_threads or torch.get_num_threads()),
             "max_jobs": int(self.max_jobs_per_worker),
             "seccomp_trace": bool(self.seccomp_trace),
+            "allow_jit": bool(self.allow_jit),
         }
 
     def encoded(self):
@@ -177,7 +180,8 @@ class Runtime:
         self._locks = weakref.WeakKeyDictionary()
         self._locks_guard = threading.Lock()
         self._trees = {}  # worker pid -> model tree keys it has
-        passed, lines, error = _core.run_audit(self.worker_path, self.python_path)
+        passed, lines, error = _core.run_audit(self.worker_path, self.python_path,
+                                               allow_jit=self.sandbox.allow_jit)
         self.audit_passed = passed
         self.audit_lines = lines
         self.audit_error = error
@@ -232,7 +236,7 @@ class Runtime:
 
     # -- running ----------------------------------------------------------
     def run(self, plan, model, inputs, values=None, *, trace=0, tenant="", raise_errors=True,
-            tiers=None):
+            tiers=None, seed=None):
         """Runs trace `trace` of `plan` on `model`.
 
         inputs: one per mediator (invoke), each a tensor or a tuple of
@@ -241,6 +245,8 @@ class Runtime:
         tenant: workers are never shared between tenants.
         tiers: override tiers, e.g. {0: "isolate"} (tests, benchmarks);
             "reject" cannot be overridden.
+        seed: mediator i draws random numbers from a generator seeded with
+            seed + i, in either tier; None picks a fresh seed.
         Returns a TraceResult; if a mediator failed and raise_errors, raises
         its error (the result is on the exception as `ivc_result`).
         """
@@ -263,6 +269,10 @@ class Runtime:
             self._require_sandbox()
         args, rows, total = _batch(list(inputs), t.mediators)
         jobs = self._jobs(plan, t, values, model, tier_of)
+        if seed is None:
+            seed = secrets.randbits(62)
+        for i, job in enumerate(jobs):
+            job["seed"] = (int(seed) + i) % (1 << 63)
 
         with self._model_lock(model):
             states = []

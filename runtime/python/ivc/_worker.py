@@ -54,6 +54,8 @@ def serve(fd):
         import torch
         threads = config.get("torch_threads", 1)
         torch.set_num_threads(threads)
+        if not config.get("allow_jit", True):
+            torch.backends.mkldnn.enabled = False  # its kernels are generated code
         if threads > 1:
             # Start the intra-op pool now: no new threads after lockdown.
             torch.ones(1 << 16).sum()
@@ -72,6 +74,7 @@ def serve(fd):
         if msg[0] == "run":
             job = msg[1]
             tensors.drop(job.get("drop_spaces", ()))
+            torch.default_generator.manual_seed(job["seed"])
             _mediator.run_job(port, job, _ivc_worker.run_user)
         elif msg[0] == "exit":
             return 0

@@ -188,6 +188,46 @@ class Semantics(unittest.TestCase):
                                         "n", "f", "d", "st", "tup", "none")]
         assert_same(self, r["out"], expected)
 
+    def test_torch_operations_in_both_tiers(self):
+        # Kernels a worker runs after lockdown: generated code (oneDNN
+        # convolutions), LAPACK, FFT, autograd, module construction.
+        ops = {
+            "conv2d": "torch.nn.functional.conv2d(h.unsqueeze(1), torch.ones(2, 1, 3, 3))",
+            "gelu": "torch.nn.functional.gelu(h)",
+            "svd": "torch.linalg.svd(h[0])[1]",
+            "fft": "torch.fft.rfft(h).abs()",
+            "einsum": "torch.einsum('btd,btd->bt', h, h)",
+            "topk": "h.topk(3, dim=-1).indices",
+            "repr": "repr(h[0, 0, :4])",
+            "grad": "(lambda x: torch.autograd.grad((x ** 2).sum(), [x])[0])("
+                    "h.detach().requires_grad_())",
+        }
+        source = "h = model.transformer.h[0].output[0]\n" + "".join(
+            f"{name} = {expr}\n" for name, expr in ops.items())
+        p = plan(mediator(source, saves=list(ops), free_names=["torch"]))
+        r = run_both(self, p, self.model, [self.ids])
+        h = Hooked(self.model).capture("transformer.h.0")
+        h(self.ids)
+        h0 = h.seen["transformer.h.0"][0]
+        self.assertTrue(torch.equal(r["svd"], torch.linalg.svd(h0[0])[1]))
+        self.assertTrue(torch.equal(r["gelu"], torch.nn.functional.gelu(h0)))
+        self.assertTrue(torch.equal(r["grad"], 2 * h0))
+
+    def test_random_numbers_follow_the_seed_not_the_tier(self):
+        p = plan(mediator("""
+            a = torch.randn(4)
+            lin = torch.nn.Linear(3, 2)
+            b = lin.weight
+            """, saves=["a", "b"], free_names=["torch"]))
+        before = torch.get_rng_state()
+        r = run_both(self, p, self.model, [self.ids], seed=11)
+        # The FAST mediator drew from its own generator, not the host's.
+        self.assertTrue(torch.equal(torch.get_rng_state(), before))
+        self.assertTrue(torch.equal(r["a"],
+                                    torch.randn(4, generator=torch.Generator().manual_seed(11))))
+        other = runtime().run(p, self.model, [self.ids], seed=12)
+        self.assertFalse(torch.equal(other["a"], r["a"]))
+
     def test_free_tensors_are_passed_by_value(self):
         p = plan(mediator("d.add_(1)\nseen = d.sum().item()\n", saves=["seen"], free_names=["d"]))
         d = torch.zeros(4)

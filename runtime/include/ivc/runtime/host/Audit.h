@@ -20,8 +20,10 @@ struct AuditReport {
 };
 
 /// Runs `ivc-worker --audit` and collects its report, waiting until
-/// `timeoutMs` at most (then kills it).
-AuditReport runAudit(const WorkerOptions &options, int64_t timeoutMs = 60000);
+/// `timeoutMs` at most (then kills it). `allowJit`: audit the filter of a
+/// worker whose configuration allows executable memory.
+AuditReport runAudit(const WorkerOptions &options, int64_t timeoutMs = 60000,
+                     bool allowJit = true);
 
 /// Where the ivc-worker of this build is (IVC_WORKER overrides it).
 std::string defaultWorkerPath();

@@ -51,6 +51,9 @@ struct SandboxConfig {
   /// Retire a worker after this many jobs.
   uint32_t maxJobsPerWorker = 10000;
   bool seccompTrace = false;
+  /// Executable memory for run-time code generation (oneDNN). Off: W^X, and
+  /// the worker disables oneDNN (its results may then differ from FAST).
+  bool allowJit = true;
 
   codec::Value toValue() const;
   static Result<SandboxConfig> fromValue(const codec::Value &v);

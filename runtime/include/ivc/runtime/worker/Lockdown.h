@@ -35,6 +35,10 @@ struct SeccompOptions {
   /// Development aid: trap denied calls and print their numbers to stderr
   /// instead of failing them silently. Never for production.
   bool trace = false;
+  /// Allow executable memory (mmap/mprotect with PROT_EXEC). torch's CPU
+  /// kernels from oneDNN are generated at run time and need it; without it
+  /// W^X holds and the worker turns oneDNN off.
+  bool allowExecMemory = true;
 };
 
 /// The errno a denied system call fails with. EPERM makes Python raise
