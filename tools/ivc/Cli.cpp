@@ -3,6 +3,7 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace ivc::cli {
@@ -72,6 +73,26 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
       opts.color = false;
     } else if (a == "--byte-offsets") {
       opts.byteOffsets = true;
+    } else if (a == "--verify") {
+      opts.verify = true;
+    } else if (a == "--remarks") {
+      opts.remarks = true;
+    } else if (takeValue(argc, argv, i, "--policy", value)) {
+      if (value.empty())
+        return UsageOrIO;
+      opts.policy = value;
+    } else if (takeValue(argc, argv, i, "--manifest", value)) {
+      if (value.empty())
+        return UsageOrIO;
+      opts.manifest = value;
+    } else if (takeValue(argc, argv, i, "-j", value) || takeValue(argc, argv, i, "--jobs", value)) {
+      char *end = nullptr;
+      unsigned long n = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || n == 0 || n > 1024) {
+        llvm::errs() << "ivc: error: --jobs needs a positive number\n";
+        return UsageOrIO;
+      }
+      opts.jobs = unsigned(n);
     } else if (takeValue(argc, argv, i, "--format", value)) {
       if (value != "text" && value != "json" && value != "sarif") {
         llvm::errs() << "ivc: error: --format must be text, json or sarif\n";

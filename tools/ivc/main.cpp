@@ -9,6 +9,10 @@ int main(int argc, char **argv) {
     return *exit;
   if (opts.command == "dump-ir")
     return runDumpIr(opts);
+  if (opts.command == "check")
+    return runCheck(opts);
+  if (opts.command == "plan")
+    return runPlan(opts);
   llvm::errs() << "ivc: error: unknown command '" << opts.command << "'\n";
   return UsageOrIO;
 }
