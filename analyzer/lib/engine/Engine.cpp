@@ -4,6 +4,7 @@
 #include "Suppressions.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ivc {
 
@@ -47,6 +48,45 @@ void initContext(ModuleContext &ctx, std::shared_ptr<ParsedFile> file, const Man
                                                ctx.traces, manifest, traceMethods);
 }
 
+// A manifest function's source, placed at its line and column in its file so
+// that diagnostics point there: blank lines above it, and when it was
+// indented, an `if 1:` line that makes the indentation valid.
+std::string layOutManifestSource(const ManifestBinding &b) {
+  uint32_t column = b.firstLine > 1 ? b.firstColumn : 0;
+  std::string text(b.firstLine > 1 ? b.firstLine - 1 - (column ? 1 : 0) : 0, '\n');
+  if (column)
+    text += "if 1:\n";
+  std::string pad(column, ' ');
+  bool lineStart = true;
+  for (char c : b.source) {
+    if (lineStart && c != '\n')
+      text += pad;
+    text += c;
+    lineStart = c == '\n';
+  }
+  return text;
+}
+
+// The definition named `name` (or the first one) anywhere in a lowered source.
+Op *findDefinition(Op *root, std::string_view name) {
+  Op *first = nullptr, *named = nullptr;
+  std::function<void(Op *)> walk = [&](Op *op) {
+    for (Region &r : op->regions)
+      for (Op *child : r.ops) {
+        if (child->is(OpKind::FunctionDef) || child->is(OpKind::ClassDef)) {
+          if (!first)
+            first = child;
+          if (!named && child->text == name)
+            named = child;
+          continue;
+        }
+        walk(child);
+      }
+  };
+  walk(root);
+  return named ? named : first;
+}
+
 bool diagBefore(const Diagnostic &a, const Diagnostic &b) {
   if (a.file != b.file)
     return a.file == nullptr || (b.file != nullptr && a.file->path() < b.file->path());
@@ -87,8 +127,7 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     auto it = loaded.find(&b);
     if (it != loaded.end())
       return it->second;
-    std::string text(b.firstLine > 1 ? b.firstLine - 1 : 0, '\n');
-    text += b.source;
+    std::string text = layOutManifestSource(b);
     auto file = frontend_->parse(
         std::make_shared<SourceFile>(b.file.empty() ? b.name : b.file, std::move(text)));
     Manifest &nested = *a.manifestScopes.emplace_back(std::make_unique<Manifest>());
@@ -97,16 +136,7 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     auto &keep = a.manifestFunctions.emplace_back(std::make_unique<ModuleContext>());
     std::shared_ptr<ParsedFile> shared(std::move(file));
     initContext(*keep, shared, &nested, methods);
-    Op *def = nullptr;
-    std::string_view leaf = b.name.substr(b.name.rfind('.') + 1);
-    for (Op *op : shared->module.root()->regions[0].ops)
-      if ((op->is(OpKind::FunctionDef) || op->is(OpKind::ClassDef)) && !def &&
-          (op->text == leaf || leaf.empty()))
-        def = op;
-    if (!def)
-      for (Op *op : shared->module.root()->regions[0].ops)
-        if (op->is(OpKind::FunctionDef) && !def)
-          def = op;
+    Op *def = findDefinition(shared->module.root(), b.name.substr(b.name.rfind('.') + 1));
     return loaded[&b] = {keep.get(), def};
   };
 
