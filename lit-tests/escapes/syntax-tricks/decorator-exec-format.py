@@ -1,0 +1,18 @@
+# The same trick on a class, with no lambda and no parentheses in the
+# decorator line: "code".format(cls) returns "code", which @exec then runs.
+# RUN: %ivc plan %s | FileCheck %s
+# CHECK-NOT: "tier": "fast"
+# CHECK: "tier": "reject"
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("Class decorators") as tracer:
+    hidden = model.transformer.h[9].output[0]
+
+    @exec
+    @"steps = 3".format
+    class Settings:
+        pass
+
+    logits = model.lm_head.output.save()
