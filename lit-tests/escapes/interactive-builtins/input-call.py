@@ -1,0 +1,13 @@
+# input() reads the server's stdin: at best it blocks the worker forever, at
+# worst it consumes another process's input. It also echoes a prompt to the
+# server's stdout.
+# RUN: %ivc plan %s | FileCheck %s
+# CHECK-NOT: "tier": "fast"
+# CHECK: "tier": "reject"
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("Interactive") as tracer:
+    layer = int(input("layer? "))
+    hidden = model.transformer.h[layer].output[0].save()
