@@ -3,12 +3,13 @@
 # does not make the mediator differentiate, and the name means nothing.
 # Expected: FAST
 # RUN: %ivc plan %s | FileCheck %s
+# RUN: %ivc plan %s | FileCheck %s --check-prefix=GRAD
 # CHECK-NOT: "tier": "{{isolate|reject}}"
-# CHECK-NOT: "differentiate": true
-# CHECK: "differentiate": false
 # CHECK: "tier": "fast"
 # CHECK-NOT: "tier": "{{isolate|reject}}"
-# CHECK-NOT: "differentiate": true
+# GRAD-NOT: "differentiate": true
+# GRAD: "differentiate": false
+# GRAD-NOT: "differentiate": true
 from nnsight import LanguageModel
 
 model = LanguageModel("openai-community/gpt2")
