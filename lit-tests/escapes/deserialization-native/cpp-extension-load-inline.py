@@ -1,5 +1,6 @@
 # torch.utils.cpp_extension.load_inline compiles C++ source with the host
 # compiler and loads the result: arbitrary native code, built on the server.
+# Known from: pyjail write-ups: native code ends every Python-level sandbox.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,6 @@
 # ctypes.pythonapi exposes the CPython C API: PyRun_SimpleString runs source
 # text in __main__, and raw memory writes can rewrite any object.
+# Known from: pyjail write-ups: native code ends every Python-level sandbox.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

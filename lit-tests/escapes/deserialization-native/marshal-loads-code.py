@@ -1,5 +1,6 @@
 # marshal.loads builds code objects from bytes; with the function type they
 # become callable functions whose bytecode no source check ever saw.
+# Known from: pysandbox discussions of code objects and pyjail CTF write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

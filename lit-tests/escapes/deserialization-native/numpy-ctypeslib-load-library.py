@@ -1,5 +1,6 @@
 # numpy.ctypeslib.load_library is ctypes.CDLL with a search path: native
 # code through numpy, a module a policy is likely to allow.
+# Known from: pyjail write-ups: native code ends every Python-level sandbox.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,8 @@
 # pickle.loads runs code: a pickle's REDUCE opcode calls any importable
 # callable with chosen arguments (os.system, "..."). The canonical
 # deserialization escape, and why the worker never unpickles worker bytes.
+# Known from: the pickle module's own documentation warning and malicious
+# checkpoints published on model hubs.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

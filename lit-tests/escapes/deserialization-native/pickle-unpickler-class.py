@@ -1,5 +1,7 @@
 # The Unpickler class is pickle.loads in object form (with find_class hooks
 # that attackers love); refusing only the loads function is not enough.
+# Known from: the pickle module's own documentation warning and malicious
+# checkpoints published on model hubs.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,7 @@
 # shelve is pickle on disk: opening a shelf reads (and unpickles) files on
 # the server, and writing one leaves files behind.
+# Known from: the pickle module's own documentation warning and malicious
+# checkpoints published on model hubs.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

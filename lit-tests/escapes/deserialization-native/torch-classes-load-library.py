@@ -1,5 +1,6 @@
 # torch.classes.load_library is the TorchScript-classes twin of
 # torch.ops.load_library: another dlopen behind a torch attribute.
+# Known from: pyjail write-ups: native code ends every Python-level sandbox.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,6 @@
 # torch.ops.load_library dlopen()s a shared object; its constructors run
 # native code inside the server with no Python in sight.
+# Known from: pyjail write-ups: native code ends every Python-level sandbox.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,8 @@
 # torch.serialization imports pickle at module scope, so
 # torch.serialization.pickle is pickle itself, reached through an allowed
 # root.
+# Known from: the pickle module's own documentation warning and malicious
+# checkpoints published on model hubs.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

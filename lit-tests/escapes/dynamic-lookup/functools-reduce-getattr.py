@@ -1,5 +1,6 @@
 # functools.reduce(getattr, names, obj) walks an attribute chain given as a
 # list of strings: every step is a getattr the source never spells.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,6 @@
 # getattr under another name: once the builtin is bound to a local, calls
 # through the alias must be checked like calls to getattr itself.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

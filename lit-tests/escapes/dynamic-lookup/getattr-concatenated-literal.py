@@ -1,6 +1,7 @@
 # The string is split so that no literal contains the forbidden word:
 # getattr(x, "__cl" + "ass__"). A constant folder sees "__class__"; a filter
 # grepping literals does not.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

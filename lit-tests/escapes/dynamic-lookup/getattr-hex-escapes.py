@@ -1,6 +1,7 @@
 # String escapes hide the underscores: "\x5f" is "_", so the literal below is
 # "__class__" once decoded. The check must run on the decoded value of the
 # literal, not on its source text.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

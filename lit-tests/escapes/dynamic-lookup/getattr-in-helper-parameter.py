@@ -2,6 +2,7 @@
 # whose name argument is a parameter: the lookup is only visible through the
 # call. A helper doing getattr(obj, name) with a non-constant name is itself
 # the escape.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

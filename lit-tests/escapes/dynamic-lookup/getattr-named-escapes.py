@@ -1,5 +1,6 @@
 # Named Unicode escapes: "\N{LOW LINE}" is "_". Same idea as hex escapes,
 # different decoder path, so it gets its own case.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,6 @@
 # dir() lists every attribute name, dunders included; feeding those names to
 # getattr fetches all of them without a single dunder in the source.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

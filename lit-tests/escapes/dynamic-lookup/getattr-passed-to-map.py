@@ -1,5 +1,6 @@
 # getattr passed as a value (to map, sorted's key, a helper) is called by
 # code the analyzer does not see; the call site never looks like getattr(...).
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

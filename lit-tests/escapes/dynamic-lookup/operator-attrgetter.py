@@ -1,6 +1,7 @@
 # operator.attrgetter("__globals__") builds a callable that performs the
 # attribute access later, from C, where no source check runs. Dotted paths
 # ("__init__.__globals__") work too.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,6 @@
 # operator.methodcaller("__subclasses__") calls a dunder method by name on
 # whatever object it is given; the call happens inside the operator module.
+# Known from: pyjail CTF write-ups that defeat text filters.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,7 @@
 # setattr with a dunder name writes what an assignment statement would be
 # refused: here a helper's defaults, with no attribute syntax.
+# Known from: RestrictedPython, whose compiler refuses every name and
+# attribute starting with "_", and pyjail CTF write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

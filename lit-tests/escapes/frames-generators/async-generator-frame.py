@@ -1,6 +1,9 @@
 # Async generators expose their frame as ag_frame (and their code as
 # ag_code): the third spelling of the same frame leak, after gi_frame and
 # cr_frame.
+# Known from: pysandbox's attribute blacklist (it hid frame, code and
+# traceback attributes) and RestrictedPython CVE-2023-37271 (stack frames
+# reached from generators).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

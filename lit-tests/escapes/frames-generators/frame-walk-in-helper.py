@@ -1,6 +1,9 @@
 # The frame walk can live in a helper the trace calls; the mediator's own
 # text is innocent. The analyzer must follow same-file calls (and report the
 # call path in `via`), not only scan the with-block.
+# Known from: pysandbox's attribute blacklist (it hid frame, code and
+# traceback attributes) and RestrictedPython CVE-2023-37271 (stack frames
+# reached from generators).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,8 @@
 # inspect.currentframe() is sys._getframe() under a friendlier name; inspect
 # also offers stack(), getouterframes() and getclosurevars(), all of which
 # hand out frames or closure values.
+# Known from: pysandbox, which removed sys._getframe, and pyjail CTF write-
+# ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

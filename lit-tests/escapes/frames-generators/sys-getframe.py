@@ -1,5 +1,7 @@
 # sys._getframe(n) returns the frame n levels up the call stack: the server's
 # own frames, with their locals and globals, in one call.
+# Known from: pysandbox, which removed sys._getframe, and pyjail CTF write-
+# ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,9 @@
 # tb_next walks a traceback towards the frame that raised; when the exception
 # comes from a helper (or from library code) tb_next.tb_frame is that frame,
 # with that code's globals. Here the frame is the helper's.
+# Known from: pysandbox's attribute blacklist (it hid frame, code and
+# traceback attributes) and RestrictedPython CVE-2023-37271 (stack frames
+# reached from generators).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

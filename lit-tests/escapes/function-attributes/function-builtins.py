@@ -1,6 +1,8 @@
 # Since Python 3.10 functions carry __builtins__ directly, so the builtins
 # mapping (with __import__) is one attribute away from any helper, no
 # __globals__ needed. Filters written for older Pythons miss it.
+# Known from: pysandbox's blacklist of function attributes and pyjail CTF
+# write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

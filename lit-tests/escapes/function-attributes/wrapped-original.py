@@ -1,6 +1,8 @@
 # functools.wraps stores the undecorated function in __wrapped__; a wrapper
 # that checks or restricts its arguments is skipped by calling the original,
 # and the original's __globals__ is reachable as usual.
+# Known from: pysandbox's blacklist of function attributes and pyjail CTF
+# write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

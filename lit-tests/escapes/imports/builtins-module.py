@@ -1,6 +1,8 @@
 # `import builtins` at module level, then builtins.exec in the trace: the
 # builtins module is a prohibited module in its own right, since it is the
 # back door to every prohibited builtin.
+# Known from: every Python sandbox's first rule (pysandbox and
+# RestrictedPython both guard __import__) and pyjail CTF write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

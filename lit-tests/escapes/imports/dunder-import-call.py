@@ -1,5 +1,7 @@
 # __import__("os") is the builtin behind the import statement; no import
 # statement appears, and the module name is a string.
+# Known from: every Python sandbox's first rule (pysandbox and
+# RestrictedPython both guard __import__) and pyjail CTF write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,7 @@
 # The import is inside a same-file helper that the trace calls; the
 # mediator text has no import at all.
+# Known from: every Python sandbox's first rule (pysandbox and
+# RestrictedPython both guard __import__) and pyjail CTF write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,7 @@
 # The direct route: `import os` inside the trace body, then the process
 # environment, files and os.system are available.
+# Known from: every Python sandbox's first rule (pysandbox and
+# RestrictedPython both guard __import__) and pyjail CTF write-ups.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

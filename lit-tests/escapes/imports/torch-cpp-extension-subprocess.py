@@ -1,5 +1,7 @@
 # torch.utils.cpp_extension imports subprocess at module scope (it shells out
 # to the compiler), so torch.utils.cpp_extension.subprocess is subprocess.
+# Known from: pyjail write-ups that reach os or sys through the module globals
+# of an allowed package.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -2,6 +2,8 @@
 # at module scope and never deletes them, so `torch.os` *is* the os module.
 # An allowed module can re-export a prohibited one; attribute chains must
 # be resolved to the module they reach, not trusted by their root.
+# Known from: pyjail write-ups that reach os or sys through the module globals
+# of an allowed package.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,7 @@
 # copyright inside an f-string is still a reference to the site printer
 # object; formatting it calls its methods. Refused like the other site
 # helpers.
+# Known from: pyjail write-ups on the site module's interactive helpers.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,7 @@
 # exit (and quit) raise SystemExit and close stdin when called; from a
 # mediator that can take down the serving process. Holding a reference is
 # refused, since the call can happen anywhere later.
+# Known from: pyjail write-ups on the site module's interactive helpers.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,7 @@
 # The reference can sit in a helper's default argument: `pager=help` is
 # evaluated when the def runs and stored in __defaults__, so the helper the
 # trace calls carries the interactive helper with it.
+# Known from: pyjail write-ups on the site module's interactive helpers.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

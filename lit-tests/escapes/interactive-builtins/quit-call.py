@@ -1,4 +1,5 @@
 # quit() is exit() under another name, and just as final for the server.
+# Known from: pyjail write-ups on the site module's interactive helpers.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,7 @@
 # Adjacent literals are joined by the parser: ("{0.__cl" "ass__}") is one
 # string, "{0.__class__}", even though neither piece contains the word.
+# Known from: RestrictedPython CVE-2023-41039 (str.format, format_map and
+# string.Formatter read attributes for whoever controls the format string).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

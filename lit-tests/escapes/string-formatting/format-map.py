@@ -1,5 +1,7 @@
 # format_map takes the fields from a mapping instead of arguments; the field
 # syntax, attribute lookups included, is the same.
+# Known from: RestrictedPython CVE-2023-41039 (str.format, format_map and
+# string.Formatter read attributes for whoever controls the format string).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,7 @@
 # The template lives in a module-level constant, away from the .format call;
 # the analyzer has to resolve the receiver of .format to its constant value.
+# Known from: RestrictedPython CVE-2023-41039 (str.format, format_map and
+# string.Formatter read attributes for whoever controls the format string).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

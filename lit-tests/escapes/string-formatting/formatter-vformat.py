@@ -1,5 +1,8 @@
 # string.Formatter().vformat is str.format as a library call: same field
 # language, different spelling, so a check keyed on ".format(" misses it.
+# Known from: RestrictedPython CVE-2023-41039 (str.format, format_map and
+# string.Formatter read attributes for whoever controls the format string) and
+# GHSA-hp3v-5vw7-fx9w (Formatter.get_field/vformat).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,5 +1,7 @@
 # str.format called unbound, with the template as first argument: there is no
 # "literal.format(" in the source for a pattern to latch on to.
+# Known from: RestrictedPython CVE-2023-41039 (str.format, format_map and
+# string.Formatter read attributes for whoever controls the format string).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,8 @@
 # A for-target may be any assignable expression, attributes included:
 # `[0 for cfg.__class__ in [Other]]` assigns cfg.__class__ without an `=`.
 # The same holds for `for` statements and `with ... as x.attr`.
+# Known from: pyjail CTF write-ups that hide a binding or an evaluation from a
+# statement-level check.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -2,6 +2,8 @@
 # name `normalize` no longer means the function defined below but eval. The
 # analyzer must not resolve a name to its def when some reachable code
 # rebinds it (and the rebinding itself names a prohibited builtin).
+# Known from: pyjail CTF write-ups that hide a binding or an evaluation from a
+# statement-level check.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

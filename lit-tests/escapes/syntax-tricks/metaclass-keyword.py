@@ -2,6 +2,8 @@
 # callable passed as `metaclass=` runs at class creation. Here it is a
 # module-level helper that imports a module named by the class body; the
 # class statement looks inert.
+# Known from: pyjail write-ups that run code through implicit dunder calls
+# instead of explicit ones.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,8 @@
 # U+FF3F FULLWIDTH LOW LINE may not start an identifier but may continue
 # one, and it folds to "_": the name below is __import__. A check that looks
 # for "__" in the source sees only one ASCII underscore at a time.
+# Known from: pyjail challenges that filter ASCII keywords; PEP 3131 specifies
+# the NFKC folding.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,4 +1,6 @@
 # NFKC applies to imported module names as well: `import ｏｓ` imports os.
+# Known from: pyjail challenges that filter ASCII keywords; PEP 3131 specifies
+# the NFKC folding.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

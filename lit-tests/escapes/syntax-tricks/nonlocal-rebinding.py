@@ -1,5 +1,7 @@
 # `nonlocal` lets an inner function swap what a closure calls: `call` looks
 # like it applies abs, but swap() replaces the captured function with exec.
+# Known from: pyjail CTF write-ups that hide a binding or an evaluation from a
+# statement-level check.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

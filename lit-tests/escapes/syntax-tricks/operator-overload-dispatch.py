@@ -1,6 +1,8 @@
 # Operators dispatch to dunder methods: `s * hidden` calls Scale.__mul__,
 # defined in this file, which evaluates a string. The mediator has no call,
 # no dunder and no builtin in its text; the reach is implicit.
+# Known from: pyjail write-ups that run code through implicit dunder calls
+# instead of explicit ones.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

@@ -1,6 +1,8 @@
 # __base__ (singular) is the single-inheritance twin of __bases__[0]; deny
 # lists that name only __bases__ and __mro__ let it through. Here it climbs
 # from a tensor's class towards object before listing subclasses.
+# Known from: pyjail CTF write-ups that work around deny lists of attribute
+# names.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"

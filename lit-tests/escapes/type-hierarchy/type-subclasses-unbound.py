@@ -1,6 +1,8 @@
 # Calling the descriptor on `type` directly: type.__subclasses__(object)
 # never spells `object.__subclasses__`, which defeats filters that look for
 # that exact attribute chain.
+# Known from: pyjail CTF write-ups that work around deny lists of attribute
+# names.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
 # CHECK: "tier": "reject"
