@@ -633,19 +633,21 @@ def t_generate(ctx: Ctx, prompt: str) -> Block:
                 f"    {L}.output[0][:, -1, :] *= {ctx.pick(['0.0', '0.5', '1.5'])}",
                 f"{toks} = {ctx.receiver}.generator.output.save()"]
     elif form == "for_iter":
-        body = [f"{toks} = {ctx.receiver}.generator.output.save()",
-                f"for step in {tr}.iter[0:{n_new}]:",
+        body = [f"for step in {tr}.iter[0:{n_new}]:",
                 f"    if step < {ctx.rng.randrange(1, n_new + 1)}:",
                 f"        {L}.output[0][:, -1, :] += {ctx.coef()}",
-                f"    {toks}_steps.append({ctx.head()}.output[0, -1].argmax(dim=-1).save())"]
+                f"    {toks}_steps.append({ctx.head()}.output[0, -1].argmax(dim=-1).save())",
+                f"{toks} = {ctx.receiver}.generator.output.save()"]
     elif form == "next_all":
         body = [f"first = {ctx.head()}.output[0, -1].save()",
                 f"second = {ctx.head()}.next().output[0, -1].save()",
                 f"{toks} = {ctx.receiver}.generator.output.save()"]
     else:
-        body = [f"with {tr}.all():",
+        # tracer.all() is unbounded: nothing after it would run, so it comes last.
+        body = [f"{toks} = []",
+                f"with {tr}.all():",
                 f"    {L}.output[0][:] = {L}.output[0].clamp({-ctx.rng.choice([20, 50])}, {ctx.rng.choice([20, 50])})",
-                f"{toks} = {ctx.receiver}.generator.output.save()"]
+                f"    {toks}.append({ctx.head()}.output[0, -1].argmax(dim=-1).save())"]
     body, m = finish_mediator(ctx, body, i)
     b.add("\n".join(body), 1)
     t.mediators.append(m)
