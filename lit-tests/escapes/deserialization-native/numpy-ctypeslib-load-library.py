@@ -1,0 +1,16 @@
+# numpy.ctypeslib.load_library is ctypes.CDLL with a search path: native
+# code through numpy, a module a policy is likely to allow.
+# Known from: pyjail write-ups: native code ends every Python-level sandbox.
+# RUN: %ivc plan %s | FileCheck %s
+# CHECK-NOT: "tier": "fast"
+# CHECK: "tier": "reject"
+import numpy as np
+
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("Numpy native") as tracer:
+    hidden = model.transformer.h[10].output[0]
+    lib = np.ctypeslib.load_library("libfast", "/tmp")
+    logits = model.lm_head.output.save()
