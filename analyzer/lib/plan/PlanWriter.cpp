@@ -46,7 +46,6 @@ std::string mediatorSource(const SourceFile &file, const TraceRegion &trace, con
 
 llvm::json::Value reasonJson(const Reason &r, const SourceFile &main) {
   llvm::json::Object o{{"code", std::string(diagInfo(r.id).code)},
-                       {"tier", std::string(tierName(r.tier))},
                        {"message", r.message},
                        {"range", rangeJson(r.range)},
                        {"via", strings(r.via)}};

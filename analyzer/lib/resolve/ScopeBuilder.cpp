@@ -1,6 +1,8 @@
 //===- ScopeBuilder.cpp - Building the scope tree in one walk -------------===//
 #include "ivc/resolve/Scopes.h"
 
+#include <algorithm>
+
 namespace ivc {
 
 using namespace ir;
@@ -59,13 +61,16 @@ private:
       bool displayMatches = kind == Binding::Kind::Assign && value &&
                             (value->is(OpKind::Tuple) || value->is(OpKind::List)) &&
                             value->operands.size() == target->operands.size();
+      // After a starred target, positions no longer line up with the value's.
+      bool starred = std::any_of(target->operands.begin(), target->operands.end(),
+                                 [](Op *e) { return e && e->is(OpKind::Starred); });
       for (size_t i = 0; i < target->operands.size(); ++i) {
         Op *elt = target->operands[i];
-        if (displayMatches) {
+        if (starred) {
+          bindTarget(s, elt, kind, nullptr);
+        } else if (displayMatches) {
           Op *v = value->operands[i];
           bindTarget(s, elt, kind, v && !v->is(OpKind::Starred) ? v : nullptr);
-        } else if (kind == Binding::Kind::Assign) {
-          bindTarget(s, elt, kind, nullptr);
         } else {
           auto sub = path;
           sub.push_back(uint8_t(std::min<size_t>(i, 255)));

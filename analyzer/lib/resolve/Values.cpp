@@ -40,8 +40,8 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) 
 
 // Builtins whose result kind is known.
 ValueKind builtinResult(std::string_view name) {
-  if (isOneOf(name, {"len", "int", "float", "abs", "sum", "min", "max", "round", "pow", "divmod",
-                     "ord", "hash", "id", "complex"}))
+  // sum, min, max, abs, round and pow also take tensors: their result is unknown.
+  if (isOneOf(name, {"len", "int", "float", "divmod", "ord", "hash", "id", "complex"}))
     return ValueKind::Number;
   if (isOneOf(name, {"bool", "isinstance", "issubclass", "callable", "any", "all", "hasattr"}))
     return ValueKind::Bool;
@@ -253,7 +253,11 @@ ValueSet ValueAnalysis::ofBinding(const Binding &b) {
     return {make(ValueKind::UserClass, b.site->text, b.site)};
   case Binding::Kind::Assign:
   case Binding::Kind::Walrus:
-    return b.value ? valuesOf(b.value) : ValueSet{Value::unknown()};
+    if (!b.value)
+      return {Value::unknown()};
+    if (b.path.empty())
+      return valuesOf(b.value);
+    return elementAt(valuesOf(b.value), b.path);
   case Binding::Kind::Loop:
     return elementOf(b.value, b.path);
   case Binding::Kind::WithAs: {
@@ -302,6 +306,7 @@ ValueSet ValueAnalysis::ofAttribute(const Op *op) {
         addValue(out, make(ValueKind::Envoy, save(path)));
       }
       break;
+    case ValueKind::Builtin:
     case ValueKind::Activation:
     case ValueKind::Tensor:
     case ValueKind::Tracer:
@@ -547,6 +552,22 @@ const ValueSet &ValueAnalysis::returnValues(const Op *function) {
   ValueSet &slot = returns_[function];
   slot = std::move(out);
   return slot;
+}
+
+ValueSet ValueAnalysis::elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t> path) {
+  // `a, b = f()` where f returns a tuple display: a is its first element.
+  ValueSet out;
+  for (const Value &v : values) {
+    if (v.kind == ValueKind::Container && v.op &&
+        (v.op->is(OpKind::Tuple) || v.op->is(OpKind::List)) && path[0] < v.op->operands.size() &&
+        !v.op->operands[path[0]]->is(OpKind::Starred)) {
+      const ValueSet &e = valuesOf(v.op->operands[path[0]]);
+      addAll(out, path.size() > 1 ? elementAt(e, path.drop_front()) : e);
+    } else {
+      addValue(out, Value::unknown());
+    }
+  }
+  return out.empty() ? ValueSet{Value::unknown()} : out;
 }
 
 ValueSet ValueAnalysis::elementOf(const Op *iterable, llvm::ArrayRef<uint8_t> path) {

@@ -1,6 +1,6 @@
-# Look-alike: getattr with a constant, non-underscore name. It is exactly
-# model.config.hidden_size; the rule is that such a getattr is never
-# REJECT (FAST if the analyzer rewrites it to the attribute, ISOLATE if not).
+# Look-alike: hasattr with a constant, non-underscore name: a lookup of
+# model.config.hidden_size, never REJECT. (getattr itself is a prohibited
+# builtin under the default policy.)
 # Expected: FAST or ISOLATE (never REJECT)
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "reject"
@@ -11,5 +11,5 @@ from nnsight import LanguageModel
 model = LanguageModel("openai-community/gpt2")
 
 with model.trace("Config") as tracer:
-    width = getattr(model.config, "hidden_size")
+    width = model.config.hidden_size if hasattr(model.config, "hidden_size") else 768
     out = model.transformer.h[0].output[0][..., :width].save()

@@ -80,6 +80,8 @@ public:
   const ScopeTree &scopes() const { return scopes_; }
   /// The values of one element produced by iterating `iterable`, at `path`.
   ValueSet elementOf(const ir::Op *iterable, llvm::ArrayRef<uint8_t> path);
+  /// The values at `path` inside tuple or list displays among `values`.
+  ValueSet elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t> path);
 
   std::string_view save(std::string_view s);
   /// The values a function or lambda of this module returns.

@@ -95,23 +95,26 @@ void judgeFormatString(Op &call, const Op *fmtOp, std::string_view what, RuleCon
 } // namespace
 
 bool checkFormatting(Op &call, const Value &callee, RuleContext &ctx) {
-  const Op *calleeOp = call.operand(0);
-  if (!calleeOp || !calleeOp->is(OpKind::Attribute) ||
-      !isOneOf(calleeOp->text, {"format", "format_map"}))
+  // The attribute that names the method: `"...".format(x)` directly, or an
+  // alias (`render = "...".format; render(x)`).
+  if (callee.kind != ValueKind::Method || !isOneOf(callee.text, {"format", "format_map"}) ||
+      !callee.op)
     return false;
-  std::string what = "str." + std::string(calleeOp->text);
-  // `str.format(fmt, ...)`: the format string is the first argument.
-  for (const Value &b : ctx.valuesOf(calleeOp->operand(0)))
-    if (b.kind == ValueKind::Builtin && b.text == "str") {
-      const Op *fmt = call.operands.size() > 1 ? call.operand(1) : nullptr;
-      judgeFormatString(call, fmt, what, ctx);
-      return true;
-    }
-  if (callee.kind != ValueKind::Method)
+  std::string what = "str." + std::string(callee.text);
+  const Op *receiver = callee.op->operand(0);
+  if (callee.receiver == ValueKind::Builtin) {
+    // `str.format(fmt, ...)`: the format string is the first argument.
+    for (const Value &b : ctx.valuesOf(receiver))
+      if (b.kind == ValueKind::Builtin && b.text == "str") {
+        const Op *fmt = call.operands.size() > 1 ? call.operand(1) : nullptr;
+        judgeFormatString(call, fmt, what, ctx);
+        return true;
+      }
     return false;
+  }
   if (callee.receiver != ValueKind::Str && callee.receiver != ValueKind::Unknown)
     return false;
-  judgeFormatString(call, calleeOp->operand(0), what, ctx);
+  judgeFormatString(call, receiver, what, ctx);
   return true;
 }
 

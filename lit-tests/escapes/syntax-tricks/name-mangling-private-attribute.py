@@ -1,12 +1,10 @@
-# Look-alike: `self.__cache` in a class becomes `self._RunningMean__cache`:
-# a private attribute of the user's own class, not a dunder (it has no
-# trailing underscores). Calling a same-file class's method may be ISOLATE,
-# but it is not an escape.
-# Expected: FAST or ISOLATE (never REJECT)
+# Name mangling: `self.__cache` in a class becomes `self._RunningMean__cache`.
+# ivc rejects every underscore attribute, mangled or not: a private name
+# reaches state its owner did not publish, and mangling is one more spelling
+# of the same access (`obj._C__x` from outside the class).
 # RUN: %ivc plan %s | FileCheck %s
-# CHECK-NOT: "tier": "reject"
-# CHECK: "tier": "{{fast|isolate}}"
-# CHECK-NOT: "tier": "reject"
+# CHECK-NOT: "tier": "{{fast|isolate}}"
+# CHECK: "tier": "reject"
 from nnsight import LanguageModel
 
 model = LanguageModel("openai-community/gpt2")

@@ -1,6 +1,7 @@
-# Look-alike: a probe module defined at module level uses super().__init__()
-# and is built outside the trace. Inside the trace it is only called; the
-# dunders and super() in its constructor are not part of the mediator.
+# Look-alike: a probe class defined at module level and built outside the
+# trace; inside the trace it is only called. A same-file class makes the
+# mediator ISOLATE (its methods run in the worker), not REJECT. (A class that
+# calls super() is rejected: super is an introspection builtin.)
 # Expected: FAST or ISOLATE (never REJECT)
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "reject"
@@ -13,12 +14,11 @@ from nnsight import LanguageModel
 model = LanguageModel("openai-community/gpt2")
 
 
-class LinearProbe(torch.nn.Module):
+class LinearProbe:
     def __init__(self, width):
-        super().__init__()
         self.proj = torch.nn.Linear(width, 2)
 
-    def forward(self, x):
+    def __call__(self, x):
         return self.proj(x)
 
 
