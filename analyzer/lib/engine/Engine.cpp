@@ -87,9 +87,13 @@ Op *findDefinition(Op *root, std::string_view name) {
   return named ? named : first;
 }
 
+// The analyzed file first, then other files (manifest functions) by path;
+// within a file by position.
 bool diagBefore(const Diagnostic &a, const Diagnostic &b) {
-  if (a.file != b.file)
-    return a.file == nullptr || (b.file != nullptr && a.file->path() < b.file->path());
+  if ((a.file == nullptr) != (b.file == nullptr))
+    return a.file == nullptr;
+  if (a.file && b.file && a.file->path() != b.file->path())
+    return a.file->path() < b.file->path();
   if (a.range.begin.offset != b.range.begin.offset)
     return a.range.begin.offset < b.range.begin.offset;
   return a.id < b.id;
