@@ -3,6 +3,7 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace ivc::cli {
@@ -14,9 +15,22 @@ constexpr const char *Usage = R"(ivc: static analysis for nnsight intervention c
 usage: ivc <command> [options] <inputs>
 
 commands:
+  check PATH...         report what a server would refuse in files and directories
+                        (recursing into *.py), in parallel on all cores
+  plan FILE             print the execution plan (ivc-plan/v1 JSON) of FILE
+  explain FILE:LINE     say in prose what ivc decided for the mediator at LINE, and why
   dump-ir FILE          print the trace regions, mediators and IR of FILE
 
 options:
+  --format text|json|sarif
+                        check: output format (default: text)
+  --policy NAME|FILE    a preset (ndif, strict) or a policy file; default: the
+                        nearest pyproject.toml with [tool.ivc], else ndif
+  --manifest FILE       analyze with the bindings of a capture manifest
+                        (ivc-manifest/v1, see tools/python/ivc_capture.py)
+  --verify              check: compare diagnostics with `# expected-...` comments
+  --remarks             check: also print remarks (why a mediator is ISOLATE)
+  -j, --jobs N          check: analyze N files at a time (default: all cores)
   --byte-offsets        dump-ir: print byte offsets with every location
   --color, --no-color   force colored output on or off (default: on for a terminal)
   -h, --help            show this help
@@ -72,6 +86,26 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
       opts.color = false;
     } else if (a == "--byte-offsets") {
       opts.byteOffsets = true;
+    } else if (a == "--verify") {
+      opts.verify = true;
+    } else if (a == "--remarks") {
+      opts.remarks = true;
+    } else if (takeValue(argc, argv, i, "--policy", value)) {
+      if (value.empty())
+        return UsageOrIO;
+      opts.policy = value;
+    } else if (takeValue(argc, argv, i, "--manifest", value)) {
+      if (value.empty())
+        return UsageOrIO;
+      opts.manifest = value;
+    } else if (takeValue(argc, argv, i, "-j", value) || takeValue(argc, argv, i, "--jobs", value)) {
+      char *end = nullptr;
+      unsigned long n = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || n == 0 || n > 1024) {
+        llvm::errs() << "ivc: error: --jobs needs a positive number\n";
+        return UsageOrIO;
+      }
+      opts.jobs = unsigned(n);
     } else if (takeValue(argc, argv, i, "--format", value)) {
       if (value != "text" && value != "json" && value != "sarif") {
         llvm::errs() << "ivc: error: --format must be text, json or sarif\n";

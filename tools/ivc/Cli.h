@@ -21,6 +21,7 @@ struct Options {
   std::string manifest;          // capture manifest file
   std::optional<bool> color;     // unset: color when stdout is a terminal
   bool verify = false;
+  bool remarks = false;          // text: also print remarks (why a mediator is ISOLATE)
   bool byteOffsets = false;
   unsigned jobs = 0;             // 0: all cores
 };
@@ -33,6 +34,9 @@ std::optional<int> parse(int argc, char **argv, Options &opts);
 std::optional<std::string> readFile(const std::string &path);
 
 int runDumpIr(const Options &opts);
+int runCheck(const Options &opts);
+int runPlan(const Options &opts);
+int runExplain(const Options &opts);
 
 } // namespace ivc::cli
 

@@ -9,6 +9,12 @@ int main(int argc, char **argv) {
     return *exit;
   if (opts.command == "dump-ir")
     return runDumpIr(opts);
+  if (opts.command == "check")
+    return runCheck(opts);
+  if (opts.command == "plan")
+    return runPlan(opts);
+  if (opts.command == "explain")
+    return runExplain(opts);
   llvm::errs() << "ivc: error: unknown command '" << opts.command << "'\n";
   return UsageOrIO;
 }

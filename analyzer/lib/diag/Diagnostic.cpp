@@ -68,7 +68,7 @@ std::string formatMessage(std::string_view tmpl, std::initializer_list<std::stri
 Diagnostic makeDiagnostic(DiagId id, SourceRange range,
                           std::initializer_list<std::string_view> args) {
   const DiagInfo &info = diagInfo(id);
-  return Diagnostic{id, info.severity, range, formatMessage(info.message, args), {}, {}};
+  return Diagnostic{id, info.severity, range, formatMessage(info.message, args), {}, {}, nullptr};
 }
 
 } // namespace ivc

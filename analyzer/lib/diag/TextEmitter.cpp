@@ -82,8 +82,9 @@ void snippet(llvm::raw_ostream &os, const SourceFile &file, const SourceRange &r
     os.resetColor();
   // Fix-its on this line print their replacement text under the place it goes.
   for (const FixIt &f : fixIts) {
-    if (f.range.begin.line != r.begin.line || f.replacement.find('\n') != std::string::npos)
-      continue;
+    if (f.range.begin.line != r.begin.line || f.replacement.empty() ||
+        f.replacement.find('\n') != std::string::npos)
+      continue; // deletions and multi-line edits show in JSON, SARIF and the editor
     if (color)
       os.changeColor(llvm::raw_ostream::GREEN);
     os << std::string(col(f.range.begin.column), ' ') << f.replacement << '\n';
@@ -94,8 +95,9 @@ void snippet(llvm::raw_ostream &os, const SourceFile &file, const SourceRange &r
 
 } // namespace
 
-void emitText(llvm::raw_ostream &os, const SourceFile &file, const Diagnostic &d,
+void emitText(llvm::raw_ostream &os, const SourceFile &mainFile, const Diagnostic &d,
               const TextEmitterOptions &opts) {
+  const SourceFile &file = d.file ? *d.file : mainFile;
   location(os, file, d.range, opts.color);
   severityLabel(os, d.severity, opts.color);
   if (opts.color)
@@ -108,10 +110,11 @@ void emitText(llvm::raw_ostream &os, const SourceFile &file, const Diagnostic &d
   os << '\n';
   snippet(os, file, d.range, d.fixIts, opts.color);
   for (const DiagNote &n : d.notes) {
-    location(os, file, n.range, opts.color);
+    const SourceFile &noteFile = n.file ? *n.file : file;
+    location(os, noteFile, n.range, opts.color);
     severityLabel(os, Severity::Note, opts.color);
     os << n.message << '\n';
-    snippet(os, file, n.range, {}, opts.color);
+    snippet(os, noteFile, n.range, {}, opts.color);
   }
 }
 

@@ -37,8 +37,68 @@ SourceRange nodeRange(TSNode n) {
   return {{b.row, b.column, ts_node_start_byte(n)}, {e.row, e.column, ts_node_end_byte(n)}};
 }
 
+// The leaf tokens of `n`, in order.
+void leaves(TSNode n, std::vector<TSNode> &out) {
+  uint32_t count = ts_node_child_count(n);
+  if (count == 0) {
+    out.push_back(n);
+    return;
+  }
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  ts_tree_cursor_goto_first_child(&cursor);
+  do
+    leaves(ts_tree_cursor_current_node(&cursor), out);
+  while (ts_tree_cursor_goto_next_sibling(&cursor));
+  ts_tree_cursor_delete(&cursor);
+}
+
+bool isCompoundKeyword(std::string_view t) {
+  for (std::string_view k : {"if", "elif", "else", "for", "while", "def", "class", "with", "try",
+                             "except", "finally", "match", "case", "async"})
+    if (t == k)
+      return true;
+  return false;
+}
+
+// Explains an ERROR node the way CPython would where a cheap look at its
+// tokens allows: an unclosed bracket, a compound statement without ':'.
+Diagnostic explainError(TSNode error, std::string_view text) {
+  std::vector<TSNode> tokens;
+  leaves(error, tokens);
+  auto tokenText = [&](TSNode t) {
+    return text.substr(ts_node_start_byte(t), ts_node_end_byte(t) - ts_node_start_byte(t));
+  };
+  std::vector<TSNode> open;
+  bool colonAtTop = false;
+  for (TSNode t : tokens) {
+    std::string_view tt = tokenText(t);
+    if (tt == "(" || tt == "[" || tt == "{")
+      open.push_back(t);
+    else if ((tt == ")" || tt == "]" || tt == "}") && !open.empty())
+      open.pop_back();
+    else if (tt == ":" && open.empty())
+      colonAtTop = true;
+  }
+  if (!open.empty())
+    return makeDiagnostic(DiagId::SyntaxError, nodeRange(open.front()),
+                          {"'" + std::string(tokenText(open.front())) + "' was never closed"});
+  if (!tokens.empty() && isCompoundKeyword(tokenText(tokens.front())) && !colonAtTop) {
+    // Point just past the last token on the statement's first line.
+    uint32_t row = ts_node_start_point(tokens.front()).row;
+    TSNode last = tokens.front();
+    for (TSNode t : tokens)
+      if (ts_node_start_point(t).row == row)
+        last = t;
+    SourceRange at = nodeRange(last);
+    at.begin = at.end;
+    return makeDiagnostic(DiagId::SyntaxError, at, {"expected ':'"});
+  }
+  return makeDiagnostic(DiagId::SyntaxError, nodeRange(error), {"invalid syntax"});
+}
+
 // Reports each ERROR node once (not its contents) and every MISSING token.
-void collectSyntaxErrors(TSNode root, const Grammar &g, std::vector<Diagnostic> &out) {
+void collectSyntaxErrors(TSNode root, const Grammar &g, std::string_view text,
+                         std::vector<Diagnostic> &out) {
   if (!ts_node_has_error(root))
     return;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -47,7 +107,7 @@ void collectSyntaxErrors(TSNode root, const Grammar &g, std::vector<Diagnostic> 
     TSNode n = ts_tree_cursor_current_node(&cursor);
     bool isError = g.sym(n) == Sym::ERROR;
     if (descend && isError) {
-      out.push_back(makeDiagnostic(DiagId::SyntaxError, nodeRange(n), {"invalid syntax"}));
+      out.push_back(explainError(n, text));
     } else if (descend && ts_node_is_missing(n)) {
       std::string expected = ts_node_type(n);
       out.push_back(makeDiagnostic(DiagId::SyntaxError, nodeRange(n),
@@ -75,7 +135,7 @@ std::unique_ptr<ParsedFile> Frontend::parse(std::shared_ptr<const SourceFile> so
   file->source = std::move(source);
   file->tree = parseTree(file->source->text(), oldTree);
   TSNode root = ts_tree_root_node(file->tree.get());
-  collectSyntaxErrors(root, Grammar::python(), file->diagnostics);
+  collectSyntaxErrors(root, Grammar::python(), file->source->text(), file->diagnostics);
   Lowering lowering(*file->source, file->module, file->traces, file->diagnostics, options_);
   lowering.lowerModule(root);
   return file;

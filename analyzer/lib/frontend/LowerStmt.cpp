@@ -476,7 +476,10 @@ void Lowering::lowerStatement(TSNode n) {
   case Sym::print_statement:
   case Sym::exec_statement: {
     std::string_view kw = sym(n) == Sym::print_statement ? "print" : "exec";
-    error(DiagId::SyntaxError, range,
+    // `print(a b)` also parses as a print statement; its ERROR explains it.
+    bool parenthesized = cs.size() > 1 && text(cs[1].node).substr(0, 1) == "(";
+    if (!parenthesized)
+      error(DiagId::SyntaxError, range,
           {"missing parentheses in call to '" + std::string(kw) + "'; Python 3 has no " +
            std::string(kw) + " statement"});
     opaque(n);

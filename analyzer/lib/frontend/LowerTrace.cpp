@@ -146,22 +146,10 @@ void Lowering::lowerWith(TSNode n, const Children &cs) {
   finishTrace(traces_[op->number]);
 }
 
-std::span<Op *> Lowering::headerOf(Op *stmt) const {
-  // A statement's expression ops are the run of non-statement ops right before it.
-  Region *r = stmt->parentRegion;
-  if (!r)
-    return {};
-  auto it = std::find(r->ops.begin(), r->ops.end(), stmt);
-  auto begin = it;
-  while (begin != r->ops.begin() && (*(begin - 1))->cls() != OpClass::Stmt)
-    --begin;
-  return {begin, it};
-}
-
 void Lowering::finishTrace(TraceRegion &trace) {
   Region &body = trace.withOp->regions[0];
   for (Mediator &m : trace.mediators)
-    m.header = headerOf(m.withOp);
+    m.header = statementHeader(m.withOp);
   if (trace.mediators.empty()) {
     Mediator m;
     m.kind = MediatorKind::Body;

@@ -105,7 +105,6 @@ public:
   void lowerWith(TSNode n, const Children &cs);
   /// Splits a finished trace region into mediators.
   void finishTrace(TraceRegion &trace);
-  std::span<ir::Op *> headerOf(ir::Op *stmt) const;
 };
 
 } // namespace ivc

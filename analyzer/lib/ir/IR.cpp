@@ -1,6 +1,7 @@
 //===- IR.cpp -------------------------------------------------------------===//
 #include "ivc/ir/IR.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ivc::ir {
@@ -56,10 +57,22 @@ bool Op::isConstant() const {
   }
 }
 
+std::span<Op *> statementHeader(const Op *stmt) {
+  Region *r = stmt->parentRegion;
+  if (!r)
+    return {};
+  auto it = std::find(r->ops.begin(), r->ops.end(), stmt);
+  auto begin = it;
+  while (begin != r->ops.begin() && (*(begin - 1))->cls() != OpClass::Stmt)
+    --begin;
+  return {begin, it};
+}
+
 Op *Module::create(OpKind kind, SourceRange range) {
   Op *op = new (arena_.Allocate<Op>()) Op();
   op->kind = kind;
   op->range = range;
+  op->index = nextIndex_++;
   OpClass c = opClass(kind);
   if (c != OpClass::Stmt)
     op->id = nextId_++;

@@ -2,10 +2,13 @@
 #include "ivc/ir/Printer.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 
 namespace ivc::ir {
 
-void printQuoted(llvm::raw_ostream &os, std::string_view text) {
+void printQuoted(llvm::raw_ostream &os, std::string_view text, bool bytes) {
+  // Text prints its UTF-8 as is; bytes and invalid UTF-8 print as \xNN.
+  bool escapeHigh = bytes || !llvm::json::isUTF8(llvm::StringRef(text.data(), text.size()));
   os << '"';
   for (unsigned char c : text) {
     switch (c) {
@@ -15,7 +18,7 @@ void printQuoted(llvm::raw_ostream &os, std::string_view text) {
     case '\r': os << "\\r"; break;
     case '\t': os << "\\t"; break;
     default:
-      if (c < 0x20 || c == 0x7F)
+      if (c < 0x20 || c == 0x7F || (escapeHigh && c >= 0x80))
         os << llvm::format("\\x%02x", c);
       else
         os << char(c);
@@ -83,7 +86,7 @@ void printOp(llvm::raw_ostream &os, const Op &op, unsigned indent, const PrintOp
   if (!op.text.empty() || op.is(OpKind::Str) || op.is(OpKind::Bytes)) {
     os << ' ';
     if (quotesText(op))
-      printQuoted(os, op.text);
+      printQuoted(os, op.text, op.is(OpKind::Bytes));
     else
       os << op.text;
   }
@@ -109,8 +112,11 @@ void printOp(llvm::raw_ostream &os, const Op &op, unsigned indent, const PrintOp
   for (const Region &r : op.regions) {
     if (r.kind == RegionKind::Else && r.ops.empty())
       continue; // `for`, `while` and `if` without an else
-    if (first)
+    if (first && (r.kind == RegionKind::Body || r.kind == RegionKind::Then ||
+                  r.kind == RegionKind::Clauses))
       os << " {\n";
+    else if (first)
+      os << ' ' << regionName(r.kind) << " {\n";
     else
       os.indent(indent) << "} " << regionName(r.kind) << " {\n";
     first = false;

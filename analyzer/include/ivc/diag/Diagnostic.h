@@ -45,6 +45,7 @@ struct FixIt {
 struct DiagNote {
   SourceRange range;
   std::string message;
+  const SourceFile *file = nullptr; // null: the diagnostic's own file
 };
 
 struct Diagnostic {
@@ -54,6 +55,9 @@ struct Diagnostic {
   std::string message;
   std::vector<DiagNote> notes;
   std::vector<FixIt> fixIts;
+  /// The file the range is in when it is not the analyzed file (a function
+  /// from a capture manifest); null for the analyzed file.
+  const SourceFile *file = nullptr;
 
   const DiagInfo &info() const { return diagInfo(id); }
 };

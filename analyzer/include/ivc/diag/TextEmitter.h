@@ -16,7 +16,9 @@ struct TextEmitterOptions {
 
 /// Prints `file:line:col: severity: message [CODE]`, the source line, a caret
 /// with a range underline, fix-it text under it, then each note the same way.
-void emitText(llvm::raw_ostream &os, const SourceFile &file, const Diagnostic &d,
+/// `mainFile` is the analyzed file; a diagnostic or note in another file
+/// (Diagnostic::file) prints that file's lines.
+void emitText(llvm::raw_ostream &os, const SourceFile &mainFile, const Diagnostic &d,
               const TextEmitterOptions &opts);
 
 } // namespace ivc

@@ -57,7 +57,8 @@ struct Op {
   bool isAsync = false;  // async for/with/def/comprehension; except* on Try
   uint8_t small = 0;     // ParamKind for Param; WithRole for With
   uint32_t number = 0;   // import level for ImportFrom; trace/mediator index for With
-  uint32_t id = 0;       // value number %id, unique in the module
+  uint32_t id = 0;       // value number %id, unique in the module (expressions only)
+  uint32_t index = 0;    // dense index of every op, for analyses' side tables
   SourceRange range;
   std::string_view text;  // the op's main string (see Ops.def)
   std::string_view text2; // the module of ImportFrom
@@ -77,6 +78,10 @@ struct Op {
   bool isConstant() const;
 };
 
+/// The expression ops a statement evaluates before it runs: the run of
+/// non-statement ops right before it in its region (see docs/ir.md).
+std::span<Op *> statementHeader(const Op *stmt);
+
 /// A lowered module. Owns every op and region of its IR. Strings point either
 /// into the module's arena or into the SourceFile it was lowered from, which
 /// must outlive it (frontend::ParsedFile keeps the two together).
@@ -89,6 +94,7 @@ public:
   Op *root() const { return root_; }
   void setRoot(Op *op) { root_ = op; }
   uint32_t numValues() const { return nextId_; }
+  uint32_t numOps() const { return nextIndex_; }
 
   Op *create(OpKind kind, SourceRange range);
   std::string_view save(std::string_view s);
@@ -105,6 +111,7 @@ private:
   llvm::BumpPtrAllocator arena_;
   Op *root_ = nullptr;
   uint32_t nextId_ = 0;
+  uint32_t nextIndex_ = 0;
 };
 
 } // namespace ivc::ir

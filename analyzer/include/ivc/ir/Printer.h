@@ -15,8 +15,9 @@ struct PrintOptions {
   bool byteOffsets = false; // append [begin..end) byte offsets to every location
 };
 
-/// Prints `"text"` with C-style escapes for quotes, backslashes and control bytes.
-void printQuoted(llvm::raw_ostream &os, std::string_view text);
+/// Prints `"text"` with C-style escapes for quotes, backslashes and control
+/// bytes; `bytes` (or text that is not UTF-8) also escapes bytes >= 0x80.
+void printQuoted(llvm::raw_ostream &os, std::string_view text, bool bytes = false);
 void printRange(llvm::raw_ostream &os, const SourceRange &r, const PrintOptions &opts);
 
 void printOp(llvm::raw_ostream &os, const Op &op, unsigned indent, const PrintOptions &opts);

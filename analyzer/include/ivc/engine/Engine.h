@@ -1,0 +1,62 @@
+//===- Engine.h - One analysis engine for the CLI, the LSP and the runtime ===//
+//
+// analyze() parses and lowers a file, resolves it, builds each mediator's
+// effective code, runs every pass, and returns the diagnostics and the facts
+// of every mediator. `ivc check`, `ivc plan`, `ivc explain`, `ivc lsp` and the
+// Python binding's ivc.compile all call it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_ENGINE_ENGINE_H
+#define IVC_ENGINE_ENGINE_H
+
+#include "ivc/frontend/Frontend.h"
+#include "ivc/passes/Pass.h"
+#include "ivc/policy/Policy.h"
+#include "ivc/resolve/EffectiveCode.h"
+#include "ivc/resolve/Manifest.h"
+
+#include <memory>
+#include <vector>
+
+namespace ivc {
+
+struct AnalysisOptions {
+  Policy policy = ndifPolicy();
+  std::shared_ptr<const Manifest> manifest; // bindings of the captured frame, if any
+};
+
+struct Analysis {
+  Policy policy;
+  std::shared_ptr<ParsedFile> parsed;
+  ModuleContext main;
+  /// Functions lowered from the capture manifest, and their own bindings.
+  std::vector<std::unique_ptr<ModuleContext>> manifestFunctions;
+  std::vector<std::unique_ptr<Manifest>> manifestScopes;
+  /// facts[trace][mediator]
+  std::vector<std::vector<MediatorFacts>> facts;
+  /// Every diagnostic, sorted by position; `suppressed[i]` says whether
+  /// diagnostics[i] is silenced by an `# ivc: ignore[...]` comment.
+  std::vector<Diagnostic> diagnostics;
+  std::vector<bool> suppressed;
+
+  const SourceFile &source() const { return *parsed->source; }
+  /// Errors that are not suppressed.
+  bool hasErrors() const;
+};
+
+class Engine {
+public:
+  Engine() = default;
+  /// Analyzes `source`. `oldTree` as in Frontend::parse.
+  std::unique_ptr<Analysis> analyze(std::shared_ptr<const SourceFile> source,
+                                    const AnalysisOptions &options,
+                                    const TSTree *oldTree = nullptr);
+
+private:
+  std::unique_ptr<Frontend> frontend_;
+  std::vector<std::string> frontendMethods_;
+};
+
+} // namespace ivc
+
+#endif

@@ -1,0 +1,109 @@
+//===- Pass.h - Passes over a mediator's effective code ------------------===//
+//
+// A pass reads the IR and the facts computed so far for one mediator, and
+// emits diagnostics and facts; it never prints. Passes are registered in one
+// place (PassRegistry.cpp) and run in order for every mediator.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_PASSES_PASS_H
+#define IVC_PASSES_PASS_H
+
+#include "ivc/diag/Diagnostic.h"
+#include "ivc/passes/OpCatalog.h"
+#include "ivc/policy/Policy.h"
+#include "ivc/resolve/EffectiveCode.h"
+
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ivc {
+
+enum class Tier : uint8_t { Fast, Isolate, Reject };
+std::string_view tierName(Tier t);
+
+/// Why a mediator has its tier: the op that decided, and how the mediator reaches it.
+struct Reason {
+  Tier tier = Tier::Fast;
+  DiagId id;
+  std::string message;
+  SourceRange range;
+  const SourceFile *file = nullptr;
+  std::vector<std::string> via; // "body L12", "unembed() L3", then the op
+};
+
+struct Definition {
+  std::string name;
+  std::string source;
+};
+
+/// Everything ivc learns about one mediator; the plan prints it.
+struct MediatorFacts {
+  Tier tier = Tier::Fast;
+  bool differentiate = false;
+  bool touchesWeights = false;
+  std::vector<Reason> reasons;
+  /// Module path -> accesses ("output.read", "output.write", "output.in_place", "save", ...).
+  std::map<std::string, std::set<std::string>> modules;
+  std::vector<std::string> saves;
+  std::vector<std::string> freeNames;
+  std::vector<Definition> definitions;
+};
+
+/// Collects diagnostics once each, whichever mediator finds them.
+class DiagnosticSink {
+public:
+  /// Adds `d` unless the same diagnostic was reported already; returns
+  /// whether it was added.
+  bool add(Diagnostic d);
+  std::vector<Diagnostic> &diagnostics() { return diags_; }
+
+private:
+  std::vector<Diagnostic> diags_;
+  std::set<std::tuple<uint16_t, const void *, uint32_t, uint32_t>> seen_;
+};
+
+/// What a pass sees of the mediator it runs on.
+struct MediatorContext {
+  const Policy &policy;
+  const OpCatalog &catalog;
+  const TraceRegion &trace;
+  const Mediator &mediator;
+  const EffectiveCode &code;
+  MediatorFacts &facts;
+  DiagnosticSink &sink;
+  const SourceFile &mainFile;
+
+  /// "Trace body", "Invoke body" or "Function 'helper'": who does what a message says.
+  std::string subject(const CodeUnit &unit) const;
+  const SourceFile &fileOf(const CodeUnit &unit) const;
+
+  /// Records a reason of `tier` for `op` of `unit` and reports the matching
+  /// diagnostic (built from the table entry of `id` and `args`), with a note
+  /// at each step of the path that reaches the unit. Returns the diagnostic
+  /// (already in the sink) so a caller may add notes or fix-its, or null if
+  /// it was reported before.
+  Diagnostic *report(Tier tier, const CodeUnit &unit, const ir::Op &op, DiagId id,
+                     std::initializer_list<std::string_view> args) {
+    return report(tier, unit, op.range, id, args);
+  }
+  Diagnostic *report(Tier tier, const CodeUnit &unit, SourceRange range, DiagId id,
+                     std::initializer_list<std::string_view> args);
+};
+
+class Pass {
+public:
+  virtual ~Pass() = default;
+  virtual std::string_view name() const = 0;
+  virtual void run(MediatorContext &ctx) = 0;
+};
+
+/// Every pass, in the order they run.
+std::vector<std::unique_ptr<Pass>> createPasses();
+
+} // namespace ivc
+
+#endif

@@ -1,0 +1,118 @@
+//===- Values.h - What each expression can refer to ----------------------===//
+//
+// A small abstract interpretation over the IR: every expression evaluates to
+// a set of abstract values (a builtin, a module or one of its members by
+// qualified name, a function or class of this file, the model or one of its
+// submodules by path, the tracer, a tensor, a constant string, ...). Names
+// follow their bindings (aliases, tuple unpacking, imports, loops over module
+// lists), so `fn = eval; fn(x)` calls the builtin eval and
+// `run = subprocess.run` refers to `subprocess.run`. Values are computed on
+// demand, memoized per op, and cycle-safe.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_RESOLVE_VALUES_H
+#define IVC_RESOLVE_VALUES_H
+
+#include "ivc/resolve/Scopes.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
+
+#include <string_view>
+#include <vector>
+
+namespace ivc {
+
+class Manifest;
+struct ManifestBinding;
+
+enum class ValueKind : uint8_t {
+  Unknown,      // anything (a parameter, the result of an unknown call, ...)
+  Builtin,      // text: the builtin's name
+  Qualified,    // text: dotted name rooted at a module ("torch.nn.functional.relu")
+  UserFunction, // op: the def
+  UserClass,    // op: the class
+  Lambda,       // op: the lambda
+  Envoy,        // text: path from the model ("" for the model, "transformer.h.5")
+  Activation,   // text: path; op: the access (`.output`, `.input`, `.inputs`)
+  Tracer,       // the trace's tracer
+  Method,       // text: method name; receiver kind in `receiver`
+  Tensor,       // a tensor (result of a catalogued op, arithmetic on activations)
+  Str,          // text: the value when `known`
+  Number,
+  Bool,
+  NoneValue,
+  Container,    // list, tuple, dict or set; op: the display when there is one
+  Instance,     // op: the user class it instantiates
+};
+
+struct Value {
+  ValueKind kind = ValueKind::Unknown;
+  ValueKind receiver = ValueKind::Unknown; // for Method: what it is bound to
+  bool known = false;                      // for Str: `text` is the exact value
+  std::string_view text;
+  ir::Op *op = nullptr;
+  const ManifestBinding *manifest = nullptr; // where a manifest supplied it
+
+  static Value unknown() { return {}; }
+};
+
+using ValueSet = llvm::SmallVector<Value, 2>;
+
+/// Names of the model and tracer in a trace region, so that `model.x.output`
+/// is an activation wherever the receiver's binding is read.
+struct TraceBindings {
+  std::vector<const Symbol *> modelSymbols;
+  std::vector<std::string_view> modelExpressions; // receivers that are not names: "self.lm"
+  std::vector<const Symbol *> tracerSymbols;
+};
+
+class ValueAnalysis {
+public:
+  ValueAnalysis(const ir::Module &module, const SourceFile &source, const ScopeTree &scopes,
+                const TraceBindings &traces, const Manifest *manifest,
+                const std::vector<std::string> &traceMethods);
+
+  /// The values `op` can evaluate to.
+  const ValueSet &valuesOf(const ir::Op *op);
+  /// The values a name read resolves to (through its bindings).
+  const ScopeTree &scopes() const { return scopes_; }
+  /// The values of one element produced by iterating `iterable`, at `path`.
+  ValueSet elementOf(const ir::Op *iterable, llvm::ArrayRef<uint8_t> path);
+  /// The values at `path` inside tuple or list displays among `values`.
+  ValueSet elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t> path);
+
+  std::string_view save(std::string_view s);
+  /// The values a function or lambda of this module returns.
+  const ValueSet &returnValues(const ir::Op *function);
+
+private:
+  ValueSet compute(const ir::Op *op);
+  ValueSet ofName(const ir::Op *op);
+  ValueSet ofBinding(const Binding &b);
+  ValueSet ofAttribute(const ir::Op *op);
+  ValueSet ofSubscript(const ir::Op *op);
+  ValueSet ofCall(const ir::Op *op);
+  ValueSet ofBinary(const ir::Op *op);
+  ValueSet ofManifest(const ManifestBinding &b);
+  bool isModelExpression(const ir::Op *op) const;
+
+  const ir::Module &module_;
+  const SourceFile &source_;
+  const ScopeTree &scopes_;
+  const TraceBindings &traces_;
+  const Manifest *manifest_;
+  const std::vector<std::string> &traceMethods_;
+  std::vector<int32_t> slot_; // by op index: -1 not computed, -2 in progress, else index
+  std::vector<ValueSet> memo_;
+  llvm::DenseMap<const ir::Op *, ValueSet> returns_;
+  llvm::BumpPtrAllocator arena_;
+};
+
+/// Appends `v` to `set` unless an equal value is there (and caps the set).
+void addValue(ValueSet &set, const Value &v);
+
+} // namespace ivc
+
+#endif

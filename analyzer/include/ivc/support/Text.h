@@ -1,0 +1,17 @@
+//===- Text.h - Small text utilities shared by passes and the plan -------===//
+#ifndef IVC_SUPPORT_TEXT_H
+#define IVC_SUPPORT_TEXT_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ivc {
+
+/// `text`, whose first line starts at byte column `column` of its line, moved
+/// to column 0: later lines lose up to `column` leading blanks. Ends in "\n".
+std::string dedent(std::string_view text, uint32_t column);
+
+} // namespace ivc
+
+#endif

@@ -1,0 +1,169 @@
+//===- Engine.cpp - The analysis pipeline ---------------------------------===//
+#include "ivc/engine/Engine.h"
+
+#include "Suppressions.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace ivc {
+
+using namespace ir;
+
+namespace {
+
+// Names that mean the model or the tracer inside trace regions.
+TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
+  TraceBindings b;
+  for (const TraceRegion &t : file.traces) {
+    if (t.receiverOp && t.receiverOp->is(OpKind::Name)) {
+      NameResolution r = scopes.resolve(t.receiverOp);
+      if (r.symbol)
+        b.modelSymbols.push_back(r.symbol);
+    } else if (t.receiverOp) {
+      b.modelExpressions.push_back(file.source->slice(t.receiverOp->range));
+    }
+    if (!t.tracerName.empty()) {
+      Scope *s = scopes.enclosingScope(t.withOp);
+      NameResolution r = scopes.resolve(t.tracerName, s ? s : scopes.moduleScope());
+      if (r.symbol)
+        b.tracerSymbols.push_back(r.symbol);
+    }
+  }
+  // A name with no binding in the file (a parameter of nothing, a notebook
+  // global) still means the model: it is resolved by text at its uses.
+  for (const TraceRegion &t : file.traces)
+    if (t.receiverOp && t.receiverOp->is(OpKind::Name) &&
+        !scopes.resolve(t.receiverOp).symbol)
+      b.modelExpressions.push_back(t.receiverOp->text);
+  return b;
+}
+
+void initContext(ModuleContext &ctx, std::shared_ptr<ParsedFile> file, const Manifest *manifest,
+                 const std::vector<std::string> &traceMethods) {
+  ctx.file = std::move(file);
+  ctx.scopes = std::make_unique<ScopeTree>(ctx.file->module);
+  ctx.traces = traceBindings(*ctx.file, *ctx.scopes);
+  ctx.values = std::make_unique<ValueAnalysis>(ctx.file->module, *ctx.file->source, *ctx.scopes,
+                                               ctx.traces, manifest, traceMethods);
+}
+
+// A manifest function's source, placed at its line and column in its file so
+// that diagnostics point there: blank lines above it, and when it was
+// indented, an `if 1:` line that makes the indentation valid.
+std::string layOutManifestSource(const ManifestBinding &b) {
+  uint32_t column = b.firstLine > 1 ? b.firstColumn : 0;
+  std::string text(b.firstLine > 1 ? b.firstLine - 1 - (column ? 1 : 0) : 0, '\n');
+  if (column)
+    text += "if 1:\n";
+  std::string pad(column, ' ');
+  bool lineStart = true;
+  for (char c : b.source) {
+    if (lineStart && c != '\n')
+      text += pad;
+    text += c;
+    lineStart = c == '\n';
+  }
+  return text;
+}
+
+// The definition named `name` (or the first one) anywhere in a lowered source.
+Op *findDefinition(Op *root, std::string_view name) {
+  Op *first = nullptr, *named = nullptr;
+  std::function<void(Op *)> walk = [&](Op *op) {
+    for (Region &r : op->regions)
+      for (Op *child : r.ops) {
+        if (child->is(OpKind::FunctionDef) || child->is(OpKind::ClassDef)) {
+          if (!first)
+            first = child;
+          if (!named && child->text == name)
+            named = child;
+          continue;
+        }
+        walk(child);
+      }
+  };
+  walk(root);
+  return named ? named : first;
+}
+
+// The analyzed file first, then other files (manifest functions) by path;
+// within a file by position.
+bool diagBefore(const Diagnostic &a, const Diagnostic &b) {
+  if ((a.file == nullptr) != (b.file == nullptr))
+    return a.file == nullptr;
+  if (a.file && b.file && a.file->path() != b.file->path())
+    return a.file->path() < b.file->path();
+  if (a.range.begin.offset != b.range.begin.offset)
+    return a.range.begin.offset < b.range.begin.offset;
+  return a.id < b.id;
+}
+
+} // namespace
+
+bool Analysis::hasErrors() const {
+  for (size_t i = 0; i < diagnostics.size(); ++i)
+    if (diagnostics[i].severity == Severity::Error && !suppressed[i])
+      return true;
+  return false;
+}
+
+std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> source,
+                                          const AnalysisOptions &options, const TSTree *oldTree) {
+  const std::vector<std::string> &methods = options.policy.traceMethods;
+  if (!frontend_ || frontendMethods_ != methods) {
+    FrontendOptions fo;
+    fo.traceMethods = methods;
+    frontend_ = std::make_unique<Frontend>(fo);
+    frontendMethods_ = methods;
+  }
+  auto analysis = std::make_unique<Analysis>();
+  Analysis &a = *analysis;
+  a.policy = options.policy;
+  std::shared_ptr<ParsedFile> parsed = frontend_->parse(std::move(source), oldTree);
+  a.parsed = parsed;
+  initContext(a.main, parsed, options.manifest.get(), methods);
+
+  // Functions bound by the manifest are parsed from their own source, laid
+  // out at their first line so diagnostics point into the original file.
+  std::map<const ManifestBinding *, std::pair<ModuleContext *, Op *>> loaded;
+  ManifestFunctionLoader loader = [&](const ManifestBinding &b) -> std::pair<ModuleContext *, Op *> {
+    auto it = loaded.find(&b);
+    if (it != loaded.end())
+      return it->second;
+    std::string text = layOutManifestSource(b);
+    auto file = frontend_->parse(
+        std::make_shared<SourceFile>(b.file.empty() ? b.name : b.file, std::move(text)));
+    Manifest &nested = *a.manifestScopes.emplace_back(std::make_unique<Manifest>());
+    nested.origin = options.manifest ? options.manifest->origin : std::string();
+    nested.bindings = b.bindings;
+    auto &keep = a.manifestFunctions.emplace_back(std::make_unique<ModuleContext>());
+    std::shared_ptr<ParsedFile> shared(std::move(file));
+    initContext(*keep, shared, &nested, methods);
+    Op *def = findDefinition(shared->module.root(), b.name.substr(b.name.rfind('.') + 1));
+    return loaded[&b] = {keep.get(), def};
+  };
+
+  DiagnosticSink sink;
+  for (const Diagnostic &d : parsed->diagnostics)
+    sink.add(d);
+  auto passes = createPasses();
+  const OpCatalog &catalog = OpCatalog::builtin();
+  a.facts.resize(parsed->traces.size());
+  for (const TraceRegion &trace : parsed->traces) {
+    for (const Mediator &m : trace.mediators) {
+      EffectiveCode code = buildEffectiveCode(m, a.main, loader);
+      MediatorFacts &facts = a.facts[trace.index].emplace_back();
+      MediatorContext ctx{a.policy, catalog, trace, m, code, facts, sink, *parsed->source};
+      for (auto &pass : passes)
+        pass->run(ctx);
+    }
+  }
+
+  a.diagnostics = std::move(sink.diagnostics());
+  std::stable_sort(a.diagnostics.begin(), a.diagnostics.end(), diagBefore);
+  a.suppressed = findSuppressed(a);
+  return analysis;
+}
+
+} // namespace ivc

@@ -1,0 +1,239 @@
+//===- BoundaryPass.cpp - What crosses between the model and a mediator ---===//
+//
+// Records, for the plan, which submodules a mediator touches and how (output
+// and input reads, writes, in-place updates, saves, grads, skips), which
+// names it saves, and whether it reads weights. Warns where a value cannot
+// cross a process boundary: saving a function, module, generator or instance
+// of a user class (IVC402), and a value made in one invoke used in another
+// without a barrier (IVC404). In-place updates (IVC401) and weight reads
+// (IVC403) are remarks: legitimate, and recorded so a runtime can honor them.
+//
+//===----------------------------------------------------------------------===//
+#include "ivc/passes/Pass.h"
+
+namespace ivc {
+
+using namespace ir;
+
+namespace {
+
+// The activation a value is (or is a view of), if any.
+const Value *activationOf(const ValueSet &vs) {
+  for (const Value &v : vs)
+    if (v.kind == ValueKind::Activation)
+      return &v;
+  return nullptr;
+}
+
+std::string accessKind(const Value &activation) {
+  // The Activation's op is the `.output` / `.input` / `.inputs` attribute.
+  std::string_view a = activation.op ? activation.op->text : std::string_view("output");
+  return a == "inputs" ? "input" : std::string(a);
+}
+
+std::string pathOf(const Value &v) { return v.text.empty() ? std::string("<model>") : std::string(v.text); }
+
+bool isBarrierCall(const Op *op, ValueAnalysis &values) {
+  if (!op->is(OpKind::Call))
+    return false;
+  for (const Value &v : values.valuesOf(op->operand(0)))
+    if ((v.kind == ValueKind::Method && v.receiver == ValueKind::Tracer && v.text == "barrier") ||
+        v.kind == ValueKind::Tracer)
+      return true;
+  return false;
+}
+
+class BoundaryPass : public Pass {
+public:
+  std::string_view name() const override { return "boundary"; }
+
+  void run(MediatorContext &ctx) override {
+    for (const CodeUnit &unit : ctx.code.units) {
+      ValueAnalysis &values = *unit.context->values;
+      ctx.code.forEachOp(unit, [&](Op *op) { visit(ctx, unit, values, op); });
+    }
+    if (ctx.mediator.kind == MediatorKind::Invoke)
+      crossInvoke(ctx);
+  }
+
+private:
+  void access(MediatorContext &ctx, const Value &activation, const std::string &kind) {
+    ctx.facts.modules[pathOf(activation)].insert(accessKind(activation) + "." + kind);
+  }
+
+  void inPlace(MediatorContext &ctx, const CodeUnit &unit, const Op &at, const Value &activation) {
+    access(ctx, activation, "in_place");
+    ctx.report(Tier::Fast, unit, at, DiagId::InPlaceActivation,
+               {ctx.subject(unit), accessKind(activation), pathOf(activation)});
+  }
+
+  void visit(MediatorContext &ctx, const CodeUnit &unit, ValueAnalysis &values, Op *op) {
+    switch (op->kind) {
+    case OpKind::Attribute: {
+      if (isActivationAttribute(op->text)) {
+        for (const Value &base : values.valuesOf(op->operand(0)))
+          if (base.kind == ValueKind::Envoy) {
+            Value act;
+            act.kind = ValueKind::Activation;
+            act.text = base.text;
+            act.op = op;
+            access(ctx, act, op->ctx == Ctx::Load ? "read" : "write");
+          }
+      } else if (op->text == "grad" && op->ctx == Ctx::Load) {
+        if (const Value *a = activationOf(values.valuesOf(op->operand(0))))
+          access(ctx, *a, "grad");
+      } else if ((op->text == "weight" || op->text == "bias") && op->ctx == Ctx::Load) {
+        for (const Value &base : values.valuesOf(op->operand(0)))
+          if (base.kind == ValueKind::Envoy)
+            weights(ctx, unit, *op, base);
+      }
+      return;
+    }
+    case OpKind::AugAssign: {
+      // h[:, -1] += d and h += d both mutate the delivered tensor.
+      const Op *target = op->operand(0);
+      const Op *base = target && target->is(OpKind::Subscript) ? target->operand(0) : target;
+      if (base && base->ctx == Ctx::Store && base->is(OpKind::Name)) {
+        NameResolution r = unit.context->scopes->resolve(base);
+        if (r.symbol)
+          for (const Binding &b : r.symbol->bindings)
+            if (b.value)
+              if (const Value *a = activationOf(values.valuesOf(b.value))) {
+                inPlace(ctx, unit, *op, *a);
+                return;
+              }
+        return;
+      }
+      if (base)
+        if (const Value *a = activationOf(values.valuesOf(base)))
+          inPlace(ctx, unit, *op, *a);
+      return;
+    }
+    case OpKind::Assign:
+      // model.x.output[0][:] = y writes into the delivered value.
+      for (size_t i = 0; i + 1 < op->operands.size(); ++i) {
+        const Op *t = op->operands[i];
+        if (t && t->is(OpKind::Subscript))
+          if (const Value *a = activationOf(values.valuesOf(t->operand(0))))
+            inPlace(ctx, unit, *op, *a);
+      }
+      saves(ctx, values, op);
+      return;
+    case OpKind::Call:
+      call(ctx, unit, values, op);
+      return;
+    default:
+      return;
+    }
+  }
+
+  static bool isActivationAttribute(std::string_view a) {
+    return a == "output" || a == "input" || a == "inputs";
+  }
+
+  void weights(MediatorContext &ctx, const CodeUnit &unit, const Op &at, const Value &envoy) {
+    ctx.facts.touchesWeights = true;
+    ctx.report(Tier::Fast, unit, at, DiagId::WeightAccess, {ctx.subject(unit), pathOf(envoy)});
+  }
+
+  void call(MediatorContext &ctx, const CodeUnit &unit, ValueAnalysis &values, Op *op) {
+    const Op *callee = op->operand(0);
+    if (!callee || !callee->is(OpKind::Attribute))
+      return;
+    std::string_view method = callee->text;
+    const ValueSet &receivers = values.valuesOf(callee->operand(0));
+    for (const Value &r : receivers) {
+      if (method == "save") {
+        if (r.kind == ValueKind::Activation)
+          access(ctx, r, "save");
+        unserializableSave(ctx, unit, *op, r);
+      } else if (r.kind == ValueKind::Envoy && method == "skip") {
+        ctx.facts.modules[pathOf(r)].insert("skip");
+      } else if (r.kind == ValueKind::Envoy &&
+                 (method == "parameters" || method == "named_parameters")) {
+        weights(ctx, unit, *op, r);
+      } else if (r.kind == ValueKind::Activation) {
+        const OpCatalog::Entry *e = ctx.catalog.tensorMethod(method);
+        if (e && e->inplace)
+          inPlace(ctx, unit, *op, r);
+      }
+    }
+  }
+
+  void unserializableSave(MediatorContext &ctx, const CodeUnit &unit, const Op &at,
+                          const Value &r) {
+    std::string what;
+    switch (r.kind) {
+    case ValueKind::UserFunction: what = "function '" + std::string(r.text) + "'"; break;
+    case ValueKind::Lambda: what = "a lambda"; break;
+    case ValueKind::Qualified: what = "'" + std::string(r.text) + "'"; break;
+    case ValueKind::Instance: what = "an instance of class '" + std::string(r.text) + "'"; break;
+    case ValueKind::Container:
+      if (r.op && r.op->is(OpKind::GeneratorExp))
+        what = "a generator";
+      break;
+    default: break;
+    }
+    if (!what.empty())
+      ctx.report(Tier::Fast, unit, at, DiagId::UnserializableSave, {ctx.subject(unit), what});
+  }
+
+  // `x = <...>.save()` saves x.
+  void saves(MediatorContext &ctx, ValueAnalysis &values, const Op *assign) {
+    const Op *value = assign->operands.back();
+    if (!value || !value->is(OpKind::Call) || !value->operand(0) ||
+        !value->operand(0)->is(OpKind::Attribute) || value->operand(0)->text != "save")
+      return;
+    for (size_t i = 0; i + 1 < assign->operands.size(); ++i) {
+      const Op *t = assign->operands[i];
+      if (t && t->is(OpKind::Name)) {
+        std::string n(t->text);
+        if (std::find(ctx.facts.saves.begin(), ctx.facts.saves.end(), n) == ctx.facts.saves.end())
+          ctx.facts.saves.push_back(n);
+      }
+    }
+  }
+
+  // A name bound in another invoke of the same trace, used here, with no
+  // barrier in either invoke.
+  void crossInvoke(MediatorContext &ctx) {
+    const CodeUnit &unit = ctx.code.units[0];
+    ValueAnalysis &values = *unit.context->values;
+    auto hasBarrier = [&](const Mediator &m) {
+      bool found = false;
+      EffectiveCode code;
+      code.mediator = &m;
+      CodeUnit u;
+      u.context = unit.context;
+      code.forEachOp(u, [&](Op *op) { found |= isBarrierCall(op, values); });
+      return found;
+    };
+    bool selfBarrier = hasBarrier(ctx.mediator);
+    ctx.code.forEachOp(unit, [&](Op *op) {
+      if (!op->is(OpKind::Name) || op->ctx != Ctx::Load)
+        return;
+      NameResolution r = unit.context->scopes->resolve(op);
+      if (!r.symbol)
+        return;
+      for (const Mediator &other : ctx.trace.mediators) {
+        if (&other == &ctx.mediator || other.kind != MediatorKind::Invoke)
+          continue;
+        for (const Binding &b : r.symbol->bindings) {
+          if (!b.site || !other.bodyRange.contains(b.site->range.begin.offset))
+            continue;
+          if (selfBarrier || hasBarrier(other))
+            return;
+          ctx.report(Tier::Fast, unit, *op, DiagId::CrossInvokeValue,
+                     {op->text, std::to_string(other.index), std::to_string(ctx.mediator.index)});
+          return;
+        }
+      }
+    });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createBoundaryPass() { return std::make_unique<BoundaryPass>(); }
+
+} // namespace ivc

@@ -1,0 +1,76 @@
+//===- ClassifyPass.cpp - FAST, ISOLATE or REJECT, default-deny -----------===//
+//
+// Every op of the effective code goes to the rule for its kind; an op no rule
+// confirms makes the mediator ISOLATE. The mediator's tier is the strongest
+// reason found (the blacklist's errors are REJECT reasons too). A policy that
+// allows no isolation turns ISOLATE into REJECT.
+//
+//===----------------------------------------------------------------------===//
+#include "rules/Rules.h"
+
+namespace ivc {
+
+using namespace ir;
+using namespace rules;
+
+namespace {
+
+class ClassifyPass : public Pass {
+public:
+  std::string_view name() const override { return "classify"; }
+
+  void run(MediatorContext &m) override {
+    for (const CodeUnit &unit : m.code.units) {
+      RuleContext ctx{m, unit, *unit.context->values};
+      m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
+    }
+    if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {
+      const Reason &first = *std::find_if(m.facts.reasons.begin(), m.facts.reasons.end(),
+                                          [](const Reason &r) { return r.tier == Tier::Isolate; });
+      const CodeUnit &where = m.code.units[0];
+      SourceRange at = m.mediator.kind == MediatorKind::Invoke ? m.mediator.withOp->range
+                                                               : m.trace.headerRange;
+      std::string why(diagInfo(first.id).name);
+      m.report(Tier::Reject, where, at, DiagId::IsolationNotAllowed,
+               {m.subject(where), why, m.policy.name});
+    }
+  }
+
+private:
+  static void dispatch(Op &op, RuleContext &ctx) {
+    switch (op.kind) {
+    case OpKind::Name:
+      return checkName(op, ctx);
+    case OpKind::Attribute:
+      return checkAttribute(op, ctx);
+    case OpKind::Call:
+      return checkCall(op, ctx);
+    case OpKind::Subscript:
+      return checkSubscript(op, ctx);
+    // Values and operators: confirmed as they are; their operands have rules of their own.
+    case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
+    case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
+    case OpKind::Ellipsis: case OpKind::FString: case OpKind::FormatValue: case OpKind::Slice:
+    case OpKind::BinaryOp: case OpKind::UnaryOp: case OpKind::BoolOp: case OpKind::Compare:
+    case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::Starred: case OpKind::List:
+    case OpKind::Tuple: case OpKind::Set: case OpKind::Dict: case OpKind::ListComp:
+    case OpKind::SetComp: case OpKind::DictComp: case OpKind::GeneratorExp: case OpKind::Lambda:
+    case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Param: case OpKind::Returns:
+    case OpKind::WithItem: case OpKind::CompIf: case OpKind::CompYield:
+    // Statements the FAST subset has.
+    case OpKind::ExprStmt: case OpKind::Assign: case OpKind::AugAssign: case OpKind::AnnAssign:
+    case OpKind::If: case OpKind::Return: case OpKind::Delete: case OpKind::Assert:
+    case OpKind::Raise: case OpKind::Pass: case OpKind::Break: case OpKind::Continue:
+    case OpKind::Module:
+      return;
+    default:
+      return checkStatement(op, ctx);
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createClassifyPass() { return std::make_unique<ClassifyPass>(); }
+
+} // namespace ivc

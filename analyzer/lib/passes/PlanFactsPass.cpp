@@ -1,0 +1,102 @@
+//===- PlanFactsPass.cpp - Free names and definitions for the plan --------===//
+//
+// So that a runtime can execute a mediator without the original file, the plan
+// lists the names the body reads but does not bind (the caller supplies their
+// values) and the source of every function, class and lambda it reaches,
+// callees first.
+//
+//===----------------------------------------------------------------------===//
+#include "ivc/passes/Pass.h"
+
+#include "ivc/frontend/Frontend.h"
+#include "ivc/support/Text.h"
+
+#include <algorithm>
+
+namespace ivc {
+
+using namespace ir;
+
+namespace {
+
+// The statement a lambda of the module belongs to (`f = lambda x: ...`).
+const Op *statementOf(const Op *op) {
+  const Region *r = op->parentRegion;
+  if (!r)
+    return op;
+  auto it = std::find(r->ops.begin(), r->ops.end(), op);
+  for (; it != r->ops.end(); ++it)
+    if ((*it)->cls() == OpClass::Stmt)
+      return *it;
+  return op;
+}
+
+class PlanFactsPass : public Pass {
+public:
+  std::string_view name() const override { return "plan-facts"; }
+
+  void run(MediatorContext &ctx) override {
+    freeNames(ctx);
+    definitions(ctx);
+  }
+
+private:
+  // Names the body reads without binding them, and the module-level names the
+  // definitions it reaches read: a runtime binds them before running the code.
+  void freeNames(MediatorContext &ctx) {
+    const Mediator &m = ctx.mediator;
+    std::vector<std::string> names;
+    for (const CodeUnit &unit : ctx.code.units) {
+      ValueAnalysis &values = *unit.context->values;
+      bool body = unit.kind == CodeUnit::Kind::Mediator;
+      ctx.code.forEachOp(unit, [&](Op *op) {
+        if (!op->is(OpKind::Name) || op->ctx != Ctx::Load)
+          return;
+        NameResolution r = unit.context->scopes->resolve(op);
+        if (r.kind == NameResolution::Kind::Builtin)
+          return;
+        if (!body && r.kind != NameResolution::Kind::Global &&
+            r.kind != NameResolution::Kind::Undefined)
+          return; // a definition's own locals and closures
+        if (body && r.symbol)
+          for (const Binding &b : r.symbol->bindings)
+            if (b.site && m.bodyRange.contains(b.site->range.begin.offset))
+              return; // bound in the body
+        for (const Value &v : values.valuesOf(op))
+          if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer ||
+              v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
+            return; // the model, the tracer, or a definition
+        names.emplace_back(op->text);
+      });
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    ctx.facts.freeNames = std::move(names);
+  }
+
+  void definitions(MediatorContext &ctx) {
+    // Units are discovered breadth-first from the body; callees come later,
+    // so the reverse order defines callees first.
+    for (size_t i = ctx.code.units.size(); i-- > 1;) {
+      const CodeUnit &u = ctx.code.units[i];
+      // A function or class nested in another definition is defined by it.
+      if (u.op->parentOp() && u.op->parentOp()->kind != OpKind::Module &&
+          u.kind != CodeUnit::Kind::Lambda)
+        continue;
+      const Op *stmt = u.kind == CodeUnit::Kind::Lambda ? statementOf(u.op) : u.op;
+      const SourceFile &file = ctx.fileOf(u);
+      std::string name = u.kind == CodeUnit::Kind::Lambda && stmt->is(OpKind::Assign) &&
+                                 stmt->operand(0) && stmt->operand(0)->is(OpKind::Name)
+                             ? std::string(stmt->operand(0)->text)
+                             : std::string(u.op->text);
+      ctx.facts.definitions.push_back(
+          {name, dedent(file.slice(stmt->range), stmt->range.begin.column)});
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createPlanFactsPass() { return std::make_unique<PlanFactsPass>(); }
+
+} // namespace ivc

@@ -1,0 +1,149 @@
+//===- DynamicLookup.cpp - Attributes looked up by string -----------------===//
+//
+// getattr, setattr, delattr and hasattr with a computed or underscore name
+// (IVC204); operator.attrgetter, operator.methodcaller and
+// functools.reduce(getattr, ...) whose names can reach an underscore attribute,
+// including names assembled at run time (IVC205); operator.itemgetter with an
+// underscore key (IVC206).
+//
+//===----------------------------------------------------------------------===//
+#include "Rules.h"
+
+namespace ivc::rules {
+
+using namespace ir;
+
+namespace {
+
+// Why an attribute name (possibly dotted, for attrgetter) is unsafe, if it is.
+std::optional<std::string> unsafeName(std::string_view name) {
+  while (true) {
+    size_t dot = name.find('.');
+    std::string_view part = name.substr(0, dot);
+    if (isPrivate(part))
+      return "private attribute '" + std::string(part) + "'";
+    if (part.substr(0, 3) == "gi_" || part.substr(0, 3) == "f_b" || part.substr(0, 3) == "f_g" ||
+        part.substr(0, 3) == "f_l" || part.substr(0, 3) == "f_c" || part.substr(0, 3) == "tb_" ||
+        part.substr(0, 3) == "co_" || part.substr(0, 3) == "cr_" || part.substr(0, 3) == "ag_" ||
+        part == "cell_contents" || part == "mro")
+      return "introspection attribute '" + std::string(part) + "'";
+    if (dot == std::string_view::npos)
+      return std::nullopt;
+    name = name.substr(dot + 1);
+  }
+}
+
+// Positional argument `i` of a call (after the callee), or null.
+const Op *positional(const Op &call, size_t i) {
+  size_t seen = 0;
+  for (size_t k = 1; k < call.operands.size(); ++k) {
+    const Op *a = call.operands[k];
+    if (!a || a->is(OpKind::Keyword) || a->is(OpKind::KwSplat))
+      continue;
+    if (a->is(OpKind::Starred))
+      return nullptr; // positions after *args are unknown
+    if (seen++ == i)
+      return a;
+  }
+  return nullptr;
+}
+
+void judgeGetattrFamily(Op &call, std::string_view builtin, RuleContext &ctx) {
+  if (ctx.m.policy.isProhibitedBuiltin(builtin))
+    return; // the blacklist reports it at the name
+  std::optional<std::string_view> name = knownString(ctx, positional(call, 1));
+  if (!name) {
+    ctx.reject(call, DiagId::DynamicAttribute,
+               {ctx.subject(), builtin, "a name computed at run time"});
+    return;
+  }
+  if (auto why = unsafeName(*name); why || name->find('.') != std::string_view::npos)
+    ctx.reject(call, DiagId::DynamicAttribute,
+               {ctx.subject(), builtin, why ? "the " + *why : "the name '" + std::string(*name) + "'"});
+}
+
+void judgeNames(Op &call, std::string_view what, size_t count, RuleContext &ctx) {
+  bool any = false;
+  for (size_t i = 0; i < count; ++i) {
+    const Op *arg = positional(call, i);
+    if (!arg)
+      break;
+    any = true;
+    std::optional<std::string_view> name = knownString(ctx, arg);
+    if (!name) {
+      ctx.reject(call, DiagId::FormatEscape,
+                 {ctx.subject(), what,
+                  "its attribute name is assembled at run time, so it can reach private "
+                  "attributes"});
+      return;
+    }
+    if (auto why = unsafeName(*name)) {
+      ctx.reject(call, DiagId::FormatEscape, {ctx.subject(), what, "it reads the " + *why});
+      return;
+    }
+  }
+  if (!any)
+    ctx.reject(call, DiagId::FormatEscape,
+               {ctx.subject(), what, "its attribute names are not visible to ivc"});
+}
+
+} // namespace
+
+bool checkDynamicLookup(Op &call, const Value &callee, RuleContext &ctx) {
+  if (callee.kind == ValueKind::Builtin &&
+      isOneOf(callee.text, {"getattr", "setattr", "delattr", "hasattr"})) {
+    judgeGetattrFamily(call, callee.text, ctx);
+    return true;
+  }
+  if (callee.kind != ValueKind::Qualified)
+    return false;
+  std::string_view q = callee.text;
+  if (q == "operator.attrgetter") {
+    judgeNames(call, "operator.attrgetter", call.operands.size(), ctx);
+    return true;
+  }
+  if (q == "operator.methodcaller") {
+    judgeNames(call, "operator.methodcaller", 1, ctx);
+    return true;
+  }
+  if (q == "operator.itemgetter") {
+    for (size_t i = 0; const Op *arg = positional(call, i); ++i)
+      if (auto key = knownString(ctx, arg); key && isPrivate(*key)) {
+        ctx.reject(call, DiagId::PrivateSubscript, {ctx.subject(), *key});
+        break;
+      }
+    return true;
+  }
+  if (q == "functools.reduce") {
+    // reduce(getattr, ["__class__", ...], obj) walks attributes by name.
+    const Op *fn = positional(call, 0);
+    bool lookup = false;
+    for (const Value &v : ctx.valuesOf(fn))
+      lookup |= (v.kind == ValueKind::Builtin && isOneOf(v.text, {"getattr", "hasattr"})) ||
+                (v.kind == ValueKind::Qualified && v.text == "operator.attrgetter");
+    if (!lookup)
+      return false;
+    const Op *names = positional(call, 1);
+    if (!names || !(names->is(OpKind::List) || names->is(OpKind::Tuple))) {
+      ctx.reject(call, DiagId::FormatEscape,
+                 {ctx.subject(), "functools.reduce(getattr, ...)",
+                  "its attribute names are assembled at run time, so they can reach private "
+                  "attributes"});
+      return true;
+    }
+    for (const Op *n : names->operands) {
+      std::optional<std::string_view> name = knownString(ctx, n);
+      std::optional<std::string> why = name ? unsafeName(*name) : std::nullopt;
+      if (!name || why) {
+        ctx.reject(call, DiagId::FormatEscape,
+                   {ctx.subject(), "functools.reduce(getattr, ...)",
+                    why ? "it reads the " + *why : std::string("an attribute name is computed")});
+        return true;
+      }
+    }
+    return false; // the call itself is then judged like any other
+  }
+  return false;
+}
+
+} // namespace ivc::rules

@@ -1,0 +1,155 @@
+//===- References.cpp - Names and attributes ------------------------------===//
+//
+// REJECT: dunder and underscore attributes (IVC201), frame, generator,
+// coroutine, traceback, code and cell attributes (IVC202), introspection
+// builtins referenced in any way (IVC203), module dunders (IVC211), modules the
+// policy does not allow (IVC104). ISOLATE: unsafe torch/numpy entry points
+// (IVC307), writes to module or model attributes (IVC309), file APIs a policy
+// allows (IVC310). Prohibited modules and builtins are the blacklist's.
+//
+//===----------------------------------------------------------------------===//
+#include "Rules.h"
+
+namespace ivc::rules {
+
+using namespace ir;
+
+namespace {
+
+bool isIntrospectionBuiltin(std::string_view b) {
+  return isOneOf(b, {"type", "object", "super", "dir", "vars", "globals", "locals", "eval", "exec",
+                     "compile", "__import__", "breakpoint", "help", "memoryview", "license",
+                     "credits", "copyright", "exit", "quit", "__build_class__"});
+}
+
+// What an attribute belongs to, if it is one of the introspection attributes
+// of frames, generators, coroutines, tracebacks, code objects and cells.
+std::optional<std::string_view> frameAttributeOwner(std::string_view a) {
+  if (isOneOf(a, {"gi_frame", "gi_code", "gi_yieldfrom", "gi_running", "gi_suspended"}))
+    return "generators";
+  if (isOneOf(a, {"cr_frame", "cr_code", "cr_await", "cr_running", "cr_origin", "cr_suspended"}))
+    return "coroutines";
+  if (isOneOf(a, {"ag_frame", "ag_code", "ag_await", "ag_running"}))
+    return "async generators";
+  if (isOneOf(a, {"f_back", "f_builtins", "f_code", "f_globals", "f_lasti", "f_lineno",
+                  "f_locals", "f_trace", "f_trace_lines", "f_trace_opcodes"}))
+    return "frames";
+  if (isOneOf(a, {"tb_frame", "tb_lasti", "tb_lineno", "tb_next"}))
+    return "tracebacks";
+  if (a.substr(0, 3) == "co_")
+    return "code objects";
+  if (isOneOf(a, {"cell_contents", "func_globals", "func_code", "func_closure", "im_func",
+                  "im_self"}))
+    return "functions and closures";
+  if (a == "mro")
+    return "classes (the type hierarchy)";
+  return std::nullopt;
+}
+
+void checkQualifiedReference(Op &op, std::string_view q, RuleContext &ctx) {
+  const Policy &p = ctx.m.policy;
+  if (p.prohibitedModule(q))
+    return; // the blacklist's
+  if (q == "string.Formatter" || q.substr(0, 17) == "string.Formatter.") {
+    checkFormatterReference(op, q, ctx);
+    return;
+  }
+  std::string_view root = q.substr(0, q.find('.'));
+  if (!p.isSafeModule(root) &&
+      std::find(p.importAllowlist.begin(), p.importAllowlist.end(), root) ==
+          p.importAllowlist.end()) {
+    std::string module(root.empty() ? q : root);
+    ctx.reject(op, DiagId::ModuleNotAllowed, {ctx.subject(), module, p.name});
+    return;
+  }
+  if (auto category = ctx.m.catalog.unsafeCategory(q))
+    ctx.isolate(op, DiagId::UnsafeEntryPoint, {ctx.subject(), q, *category});
+}
+
+bool reportedBase(Op &attr, RuleContext &ctx) {
+  for (const Value &b : ctx.valuesOf(attr.operand(0)))
+    if (b.kind == ValueKind::Qualified && reportedReference(ctx, b.text))
+      return true;
+  return false;
+}
+
+} // namespace
+
+void checkName(Op &op, RuleContext &ctx) {
+  if (op.ctx == Ctx::Load) {
+    for (const Value &v : ctx.valuesOf(&op)) {
+      if (v.kind == ValueKind::Builtin) {
+        if (ctx.m.policy.isProhibitedBuiltin(v.text))
+          return; // the blacklist's
+        if (isIntrospectionBuiltin(v.text)) {
+          ctx.reject(op, DiagId::IntrospectionBuiltin, {ctx.subject(), v.text});
+          return;
+        }
+        if (v.text == "open")
+          ctx.isolate(op, DiagId::AllowedFileApi, {ctx.subject(), "open", ctx.m.policy.name});
+      } else if (v.kind == ValueKind::Qualified) {
+        checkQualifiedReference(op, v.text, ctx);
+      }
+    }
+  }
+  if (isDunder(op.text))
+    ctx.reject(op, DiagId::DunderName, {ctx.subject(), op.text});
+}
+
+bool rejectedAttributeName(std::string_view name) {
+  return isPrivate(name) || frameAttributeOwner(name).has_value();
+}
+
+void checkAttribute(Op &op, RuleContext &ctx) {
+  std::string_view attr = op.text;
+  if (rejectedAttributeName(attr)) {
+    // One error per chain: `().__class__.__base__` is rejected at `__class__`.
+    const Op *base = op.operand(0);
+    if (base && base->is(OpKind::Attribute) && rejectedAttributeName(base->text))
+      return;
+    SourceRange at = attributeNameRange(ctx, op);
+    if (isPrivate(attr))
+      ctx.m.report(Tier::Reject, ctx.unit, at, DiagId::PrivateAttribute, {ctx.subject(), attr});
+    else
+      ctx.m.report(Tier::Reject, ctx.unit, at, DiagId::FrameAttribute,
+                   {ctx.subject(), attr, *frameAttributeOwner(attr)});
+    return;
+  }
+  const ValueSet &bases = ctx.valuesOf(op.operand(0));
+  if (op.ctx != Ctx::Load) {
+    for (const Value &b : bases) {
+      if (b.kind == ValueKind::Qualified) {
+        ctx.m.report(Tier::Isolate, ctx.unit, attributeNameRange(ctx, op), DiagId::SharedStateWrite,
+                    {ctx.subject(), attr, "module '" + std::string(b.text) + "'"});
+        return;
+      }
+      if (b.kind == ValueKind::Envoy && !isOneOf(attr, {"output", "input", "inputs"})) {
+        std::string what = b.text.empty() ? std::string("the model")
+                                          : "the model's '" + std::string(b.text) + "'";
+        ctx.m.report(Tier::Isolate, ctx.unit, attributeNameRange(ctx, op),
+                     DiagId::SharedStateWrite, {ctx.subject(), attr, what});
+        return;
+      }
+    }
+    return;
+  }
+  if (reportedBase(op, ctx))
+    return;
+  for (const Value &v : ctx.valuesOf(&op)) {
+    if (v.kind == ValueKind::Qualified) {
+      checkQualifiedReference(op, v.text, ctx);
+      return;
+    }
+  }
+  for (const Value &b : bases) {
+    if (b.kind == ValueKind::Tensor || b.kind == ValueKind::Activation) {
+      std::string q = "torch.Tensor." + std::string(attr);
+      if (auto category = ctx.m.catalog.unsafeCategory(q)) {
+        ctx.isolate(op, DiagId::UnsafeEntryPoint, {ctx.subject(), q, *category});
+        return;
+      }
+    }
+  }
+}
+
+} // namespace ivc::rules

@@ -1,0 +1,54 @@
+//===- Rules.cpp - Helpers shared by the classifier's rules ---------------===//
+#include "Rules.h"
+
+#include <algorithm>
+
+namespace ivc::rules {
+
+bool isDunder(std::string_view n) {
+  return n.size() > 4 && n.substr(0, 2) == "__" && n.substr(n.size() - 2) == "__";
+}
+
+bool isPrivate(std::string_view n) { return !n.empty() && n[0] == '_'; }
+
+SourceRange attributeNameRange(RuleContext &ctx, const ir::Op &attr) {
+  const SourceFile &file = ctx.m.fileOf(ctx.unit);
+  std::string_view text = file.slice(attr.range);
+  size_t b = text.size();
+  // Identifier bytes: ASCII letters, digits, '_' and any non-ASCII byte.
+  while (b > 0) {
+    unsigned char c = static_cast<unsigned char>(text[b - 1]);
+    if (!(c >= 0x80 || c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+          (c >= 'A' && c <= 'Z')))
+      break;
+    --b;
+  }
+  if (b == text.size())
+    return attr.range;
+  return {file.position(attr.range.begin.offset + uint32_t(b)), attr.range.end};
+}
+
+bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), s) != names.end();
+}
+
+std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op) {
+  if (!op)
+    return std::nullopt;
+  const ValueSet &vs = ctx.valuesOf(op);
+  if (vs.size() == 1 && vs[0].kind == ValueKind::Str && vs[0].known)
+    return vs[0].text;
+  return std::nullopt;
+}
+
+bool reportedReference(RuleContext &ctx, std::string_view q) {
+  const Policy &p = ctx.m.policy;
+  if (p.prohibitedModule(q) || ctx.m.catalog.unsafeCategory(q))
+    return true;
+  std::string_view root = q.substr(0, q.find('.'));
+  return !p.isSafeModule(root) &&
+         std::find(p.importAllowlist.begin(), p.importAllowlist.end(), root) ==
+             p.importAllowlist.end();
+}
+
+} // namespace ivc::rules

@@ -1,0 +1,69 @@
+//===- Rules.h - The classifier's rules (internal) -----------------------===//
+//
+// The classifier walks a mediator's effective code once and hands each op to
+// the rule for its kind. A rule either confirms the op (reports nothing: it is
+// FAST-compatible) or reports why it is not: an ISOLATE remark or a REJECT
+// error. Every op kind has a rule; a kind without one is ISOLATE by default.
+// Rules for one concern live in one file (References, Calls, DynamicLookup,
+// Formatting, Subscripts, Statements); docs/diagnostics has one page per
+// diagnostic they emit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_LIB_PASSES_RULES_RULES_H
+#define IVC_LIB_PASSES_RULES_RULES_H
+
+#include "ivc/passes/Pass.h"
+
+#include <initializer_list>
+#include <string_view>
+
+namespace ivc::rules {
+
+struct RuleContext {
+  MediatorContext &m;
+  const CodeUnit &unit;
+  ValueAnalysis &values;
+
+  const ValueSet &valuesOf(const ir::Op *op) { return values.valuesOf(op); }
+  std::string subject() const { return m.subject(unit); }
+  Diagnostic *reject(const ir::Op &op, DiagId id, std::initializer_list<std::string_view> args) {
+    return m.report(Tier::Reject, unit, op, id, args);
+  }
+  Diagnostic *isolate(const ir::Op &op, DiagId id, std::initializer_list<std::string_view> args) {
+    return m.report(Tier::Isolate, unit, op, id, args);
+  }
+};
+
+/// The range of an attribute op's name (`__class__` in `x.__class__`), for
+/// diagnostics that point at the attribute rather than the whole chain.
+SourceRange attributeNameRange(RuleContext &ctx, const ir::Op &attr);
+/// Whether an attribute name is rejected by itself (private or introspection).
+bool rejectedAttributeName(std::string_view name);
+
+bool isDunder(std::string_view name);
+bool isPrivate(std::string_view name); // starts with '_'
+bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names);
+/// A known string value of `op`, if it has exactly one.
+std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op);
+/// Whether a qualified name is reported by the reference rules already
+/// (prohibited, not allowed, unsafe), so calls through it add nothing.
+bool reportedReference(RuleContext &ctx, std::string_view qualified);
+
+// References.cpp
+void checkName(ir::Op &op, RuleContext &ctx);
+void checkAttribute(ir::Op &op, RuleContext &ctx);
+// Calls.cpp
+void checkCall(ir::Op &op, RuleContext &ctx);
+// DynamicLookup.cpp: returns true when `call` is a getattr-like call it judged.
+bool checkDynamicLookup(ir::Op &call, const Value &callee, RuleContext &ctx);
+// Formatting.cpp: str.format / format_map / string.Formatter.
+bool checkFormatting(ir::Op &call, const Value &callee, RuleContext &ctx);
+void checkFormatterReference(ir::Op &op, std::string_view qualified, RuleContext &ctx);
+// Subscripts.cpp
+void checkSubscript(ir::Op &op, RuleContext &ctx);
+// Statements.cpp: statements, definitions, patterns and other constructs.
+void checkStatement(ir::Op &op, RuleContext &ctx);
+
+} // namespace ivc::rules
+
+#endif

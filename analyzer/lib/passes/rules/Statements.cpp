@@ -1,0 +1,164 @@
+//===- Statements.cpp - Statements, definitions and other constructs ------===//
+//
+// FAST has for loops, if/else, assignments, local functions and lambdas, and
+// context managers that are catalogued or nnsight's own. ISOLATE: while loops
+// (IVC301), try blocks (IVC302), imports of safe modules (IVC303), classes
+// (IVC306), match, generators, async code and unmodeled constructs (IVC308),
+// other context managers (IVC311). REJECT: global/nonlocal (IVC207),
+// metaclass= (IVC208), underscore keyword patterns in match (IVC209),
+// decorators that are not catalogued pure functions (IVC210).
+//
+//===----------------------------------------------------------------------===//
+#include "Rules.h"
+
+namespace ivc::rules {
+
+using namespace ir;
+
+namespace {
+
+bool allowedDecorator(const Value &v, const OpCatalog &cat) {
+  if (v.kind == ValueKind::Builtin)
+    return isOneOf(v.text, {"staticmethod", "classmethod", "property"});
+  if (v.kind == ValueKind::Qualified)
+    return cat.function(v.text) ||
+           isOneOf(v.text, {"functools.wraps", "functools.lru_cache", "functools.cache",
+                            "dataclasses.dataclass", "torch.no_grad", "torch.inference_mode",
+                            "torch.enable_grad"});
+  return false;
+}
+
+void checkDecorator(Op &op, RuleContext &ctx) {
+  const Op *expr = op.operand(0);
+  // `@torch.no_grad()` and `@functools.lru_cache(maxsize=2)`: judge the factory.
+  const Op *target = expr && expr->is(OpKind::Call) ? expr->operand(0) : expr;
+  for (const Value &v : ctx.valuesOf(target)) {
+    if (!allowedDecorator(v, ctx.m.catalog)) {
+      std::string text(ctx.m.fileOf(ctx.unit).slice(expr ? expr->range : op.range));
+      ctx.reject(op, DiagId::UnsafeDecorator, {ctx.subject(), text});
+      return;
+    }
+  }
+}
+
+// Context managers a FAST mediator may enter: catalogued ones (torch.no_grad()),
+// nnsight's tracer helpers (tracer.iter[...], tracer.all()), and
+// `with loss.backward():`.
+bool confirmedContext(const Op *ctxOp, RuleContext &ctx) {
+  const Op *root = ctxOp;
+  while (root && (root->is(OpKind::Subscript) || root->is(OpKind::Call)))
+    root = root->operand(0);
+  if (!root)
+    return false;
+  for (const Value &v : ctx.valuesOf(root)) {
+    bool ok = (v.kind == ValueKind::Qualified && ctx.m.catalog.function(v.text)) ||
+              (v.kind == ValueKind::Method && v.receiver == ValueKind::Tracer) ||
+              (v.kind == ValueKind::Method && v.text == "backward" &&
+               (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation ||
+                v.receiver == ValueKind::Unknown)) ||
+              v.kind == ValueKind::Tracer;
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+void checkStatement(Op &op, RuleContext &ctx) {
+  switch (op.kind) {
+  case OpKind::While:
+    ctx.isolate(op, DiagId::WhileLoop, {ctx.subject()});
+    return;
+  case OpKind::Try:
+    ctx.isolate(op, DiagId::TryBlock, {ctx.subject()});
+    return;
+  case OpKind::ExceptHandler:
+  case OpKind::Case:
+    return; // judged with their try or match
+  case OpKind::With:
+    if (op.isAsync) {
+      ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "'async with'"});
+      return;
+    }
+    if (op.withRole() != WithRole::Plain)
+      return; // traces and invokes are nnsight's own
+    for (const Op *item : op.operands)
+      if (item && !confirmedContext(item->operand(0), ctx)) {
+        std::string text(ctx.m.fileOf(ctx.unit).slice(item->operand(0)->range));
+        ctx.isolate(*item, DiagId::UnconfirmedContext, {ctx.subject(), "'" + text + "'"});
+        return;
+      }
+    return;
+  case OpKind::For:
+    if (op.isAsync)
+      ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "'async for'"});
+    return;
+  case OpKind::CompFor:
+    if (op.isAsync)
+      ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "an async comprehension"});
+    return;
+  case OpKind::Import:
+  case OpKind::ImportFrom: {
+    std::string module(op.is(OpKind::Import) ? op.text : op.text2);
+    std::string_view root = std::string_view(module).substr(0, module.find('.'));
+    const Policy &p = ctx.m.policy;
+    if (op.number > 0 || p.prohibitedModule(op.is(OpKind::Import)
+                                                ? std::string(op.text)
+                                                : module + "." + std::string(op.text)) ||
+        (!p.isSafeModule(root) && std::find(p.importAllowlist.begin(), p.importAllowlist.end(),
+                                            root) == p.importAllowlist.end()))
+      return; // the blacklist's
+    ctx.isolate(op, DiagId::ImportStatement, {ctx.subject(), module});
+    return;
+  }
+  case OpKind::Global:
+  case OpKind::Nonlocal:
+    ctx.reject(op, DiagId::ScopeDeclaration,
+               {ctx.subject(), op.text, op.is(OpKind::Global) ? "global" : "nonlocal"});
+    return;
+  case OpKind::FunctionDef:
+    if (op.isAsync)
+      ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "'async def'"});
+    return;
+  case OpKind::Decorator:
+    checkDecorator(op, ctx);
+    return;
+  case OpKind::ClassDef:
+    for (const Op *k : op.operands)
+      if (k && k->is(OpKind::Keyword) && k->text == "metaclass") {
+        ctx.reject(*k, DiagId::MetaclassKeyword, {ctx.subject(), op.text});
+        return;
+      }
+    ctx.isolate(op, DiagId::ClassDefinition, {ctx.subject(), "defines", op.text});
+    return;
+  case OpKind::Match:
+    ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "a match statement"});
+    return;
+  case OpKind::MatchKeyword:
+    if (isPrivate(op.text))
+      ctx.reject(op, DiagId::MatchPrivateAttribute, {ctx.subject(), op.text});
+    return;
+  case OpKind::MatchValue: case OpKind::MatchSingleton: case OpKind::MatchSequence:
+  case OpKind::MatchMapping: case OpKind::MatchClass: case OpKind::MatchStar:
+  case OpKind::MatchAs: case OpKind::MatchOr:
+    return; // the match statement decides the tier
+  case OpKind::Yield:
+  case OpKind::YieldFrom:
+    ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "a generator ('yield')"});
+    return;
+  case OpKind::Await:
+    ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "'await'"});
+    return;
+  case OpKind::Opaque:
+    ctx.isolate(op, DiagId::UnconfirmedConstruct,
+                {ctx.subject(), "'" + std::string(op.text) + "', a construct ivc does not model"});
+    return;
+  default:
+    ctx.isolate(op, DiagId::UnconfirmedConstruct,
+                {ctx.subject(), "'" + std::string(mnemonic(op.kind)) + "'"});
+    return;
+  }
+}
+
+} // namespace ivc::rules

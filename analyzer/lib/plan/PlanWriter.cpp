@@ -1,0 +1,146 @@
+//===- PlanWriter.cpp - Analysis -> ivc-plan/v1 JSON ----------------------===//
+#include "ivc/plan/Plan.h"
+
+#include "ivc/diag/JsonEmitter.h"
+#include "ivc/support/Text.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
+
+#include <algorithm>
+
+namespace ivc {
+
+using namespace ir;
+
+namespace {
+
+llvm::json::Array strings(const std::vector<std::string> &items) {
+  llvm::json::Array a;
+  for (const std::string &s : items)
+    a.push_back(s);
+  return a;
+}
+
+// The body of a mediator as code a runtime can execute on its own. A trace's
+// Body mediator leaves out the invokes (they are mediators of their own),
+// each replaced by `pass` so the code stays valid.
+std::string mediatorSource(const SourceFile &file, const TraceRegion &trace, const Mediator &m) {
+  const SourceRange &body = m.bodyRange;
+  uint32_t start = file.lineStart(body.begin.line);
+  std::string text;
+  uint32_t pos = start;
+  if (m.kind == MediatorKind::Body)
+    for (const Mediator &inv : trace.mediators) {
+      if (inv.kind != MediatorKind::Invoke)
+        continue;
+      const SourceRange &r = inv.range;
+      text += file.text().substr(pos, r.begin.offset - pos);
+      text += "pass";
+      pos = r.end.offset;
+    }
+  text += file.text().substr(pos, body.end.offset - pos);
+  return dedent(std::string_view(text).substr(body.begin.column), body.begin.column);
+}
+
+llvm::json::Value reasonJson(const Reason &r, const SourceFile &main) {
+  llvm::json::Object o{{"code", std::string(diagInfo(r.id).code)},
+                       {"message", r.message},
+                       {"range", rangeJson(r.range)},
+                       {"via", strings(r.via)}};
+  if (r.file && r.file != &main)
+    o["file"] = r.file->path();
+  return o;
+}
+
+llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Mediator &m,
+                               const MediatorFacts &f) {
+  const SourceFile &file = a.source();
+  // Strongest reasons first, then in source order.
+  std::vector<const Reason *> reasons;
+  for (const Reason &r : f.reasons)
+    reasons.push_back(&r);
+  std::stable_sort(reasons.begin(), reasons.end(), [](const Reason *x, const Reason *y) {
+    if (x->tier != y->tier)
+      return x->tier > y->tier;
+    return x->range.begin.offset < y->range.begin.offset;
+  });
+  llvm::json::Array reasonArray;
+  for (const Reason *r : reasons)
+    reasonArray.push_back(reasonJson(*r, file));
+  llvm::json::Array modules;
+  for (const auto &[path, accesses] : f.modules) {
+    llvm::json::Array acc;
+    for (const std::string &x : accesses)
+      acc.push_back(x);
+    modules.push_back(llvm::json::Object{{"path", path}, {"accesses", std::move(acc)}});
+  }
+  llvm::json::Array defs;
+  for (const Definition &d : f.definitions)
+    defs.push_back(llvm::json::Object{{"name", d.name}, {"source", d.source}});
+  llvm::json::Value invokeArgs = nullptr;
+  if (m.kind == MediatorKind::Invoke && m.call) {
+    // The source text of the invoke's arguments, for a runtime to report.
+    std::string callText(file.slice(m.call->range));
+    size_t open = callText.find('(');
+    if (open != std::string::npos && callText.size() > open + 1)
+      invokeArgs = callText.substr(open + 1, callText.size() - open - 2);
+  }
+  return llvm::json::Object{
+      {"index", int64_t(m.index)},
+      {"kind", m.kind == MediatorKind::Invoke ? "invoke" : "body"},
+      {"tier", std::string(tierName(f.tier))},
+      {"differentiate", f.differentiate},
+      {"touches_weights", f.touchesWeights},
+      {"reasons", std::move(reasonArray)},
+      {"modules", std::move(modules)},
+      {"saves", strings(f.saves)},
+      {"free_names", strings(f.freeNames)},
+      {"definitions", std::move(defs)},
+      {"invoke_arguments", std::move(invokeArgs)},
+      {"source", mediatorSource(file, t, m)},
+      {"range", rangeJson(m.range)},
+      {"body_range", rangeJson(m.bodyRange)},
+  };
+}
+
+} // namespace
+
+llvm::json::Value planJson(const Analysis &a) {
+  const SourceFile &file = a.source();
+  auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(file.text()));
+  llvm::json::Array traces;
+  for (const TraceRegion &t : a.parsed->traces) {
+    llvm::json::Array mediators;
+    for (const Mediator &m : t.mediators)
+      mediators.push_back(mediatorJson(a, t, m, a.facts[t.index][m.index]));
+    traces.push_back(llvm::json::Object{
+        {"index", int64_t(t.index)},
+        {"kind", t.method},
+        {"parent", t.parent < 0 ? llvm::json::Value(nullptr) : llvm::json::Value(int64_t(t.parent))},
+        {"receiver", t.receiver},
+        {"tracer", t.tracerName.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(t.tracerName)},
+        {"range", rangeJson(t.range)},
+        {"mediators", std::move(mediators)},
+    });
+  }
+  llvm::json::Array diags;
+  for (size_t i = 0; i < a.diagnostics.size(); ++i)
+    diags.push_back(diagnosticJson(a.diagnostics[i], file, a.suppressed[i]));
+  return llvm::json::Object{
+      {"schema", std::string(PlanSchema)},
+      {"file", file.path()},
+      {"source_sha256", llvm::toHex(digest, true)},
+      {"policy", llvm::json::Object{{"name", a.policy.name},
+                                    {"fingerprint", a.policy.fingerprint()}}},
+      {"diagnostics", std::move(diags)},
+      {"traces", std::move(traces)},
+  };
+}
+
+std::string printJson(const llvm::json::Value &v) {
+  return llvm::formatv("{0:2}", v).str() + "\n";
+}
+
+} // namespace ivc

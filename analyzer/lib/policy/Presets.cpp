@@ -1,0 +1,52 @@
+//===- Presets.cpp - The ndif and strict policies --------------------------===//
+#include "ivc/policy/Policy.h"
+
+namespace ivc {
+
+Policy ndifPolicy() {
+  Policy p;
+  p.name = "ndif";
+  p.serverName = "NDIF";
+  p.prohibitedModules = {
+      {"process", {"os", "subprocess", "pty"}},
+      {"filesystem", {"shutil", "pathlib", "glob", "io", "tempfile"}},
+      {"network", {"socket", "ssl", "http", "urllib", "ftplib"}},
+      {"code execution", {"code", "runpy", "importlib", "pickle", "marshal", "shelve"}},
+      {"system", {"sys", "signal", "threading", "multiprocessing"}},
+      {"low-level", {"ctypes", "gc", "inspect"}},
+      {"interpreter", {"builtins", "pdb", "pkgutil"}},
+  };
+  p.prohibitedBuiltins = {"eval",    "exec",    "compile", "open",       "__import__",
+                          "globals", "locals",  "vars",    "getattr",    "setattr",
+                          "delattr", "breakpoint", "help", "input",      "memoryview"};
+  p.safeModules = {"torch",     "numpy",     "scipy",   "transformers", "accelerate", "einops",
+                   "math",      "random",    "functools", "itertools",  "operator",
+                   "collections", "dataclasses", "typing", "re",        "json",       "nnsight"};
+  p.importAllowlist.assign(p.safeModules.begin(), p.safeModules.end());
+  p.preload = {"torch", "numpy", "math", "functools", "itertools", "operator", "collections",
+               "json", "re", "random"};
+  p.traceMethods = {"trace", "generate", "session", "scan", "edit"};
+  return p;
+}
+
+Policy strictPolicy() {
+  Policy p = ndifPolicy();
+  p.name = "strict";
+  // Only FAST code runs: no worker pool, so no isolation.
+  p.allowIsolate = false;
+  p.safeModules = {"torch", "numpy", "math", "einops", "nnsight",
+                   "functools", "itertools", "operator", "collections"};
+  p.importAllowlist.assign(p.safeModules.begin(), p.safeModules.end());
+  p.preload = {"torch", "numpy", "math", "functools", "itertools", "operator", "collections"};
+  return p;
+}
+
+std::optional<Policy> presetPolicy(std::string_view name) {
+  if (name == "ndif")
+    return ndifPolicy();
+  if (name == "strict")
+    return strictPolicy();
+  return std::nullopt;
+}
+
+} // namespace ivc
