@@ -20,6 +20,8 @@ commands:
   plan FILE             print the execution plan (ivc-plan/v1 JSON) of FILE
   explain FILE:LINE     say in prose what ivc decided for the mediator at LINE, and why
   dump-ir FILE          print the trace regions, mediators and IR of FILE
+  audit                 run the sandbox canaries in locked-down workers; exit 1
+                        unless every one is refused
 
 options:
   --format text|json|sarif

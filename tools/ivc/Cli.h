@@ -37,6 +37,7 @@ int runDumpIr(const Options &opts);
 int runCheck(const Options &opts);
 int runPlan(const Options &opts);
 int runExplain(const Options &opts);
+int runAudit(const Options &opts);
 
 } // namespace ivc::cli
 

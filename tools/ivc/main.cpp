@@ -15,6 +15,8 @@ int main(int argc, char **argv) {
     return runPlan(opts);
   if (opts.command == "explain")
     return runExplain(opts);
+  if (opts.command == "audit")
+    return runAudit(opts);
   llvm::errs() << "ivc: error: unknown command '" << opts.command << "'\n";
   return UsageOrIO;
 }

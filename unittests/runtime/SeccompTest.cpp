@@ -1,0 +1,221 @@
+//===- SeccompTest.cpp - The lockdown, applied in forked children ----------===//
+//
+// Each case forks, locks the child down exactly as a worker does, and has
+// it report through its exit status, so the test process stays unfiltered.
+//
+//===----------------------------------------------------------------------===//
+#include "ivc/runtime/worker/Lockdown.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <functional>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace ivc::runtime::worker;
+
+namespace {
+
+// Runs `body` in a locked-down child; returns its wait status.
+int locked(const std::function<int()> &body, bool allowExec = false) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    SeccompOptions so;
+    so.selfPid = ::getpid();
+    so.allowExecMemory = allowExec;
+    RlimitConfig rl;
+    rl.addressSpaceBytes = 1ull << 32;
+    if (!applyLockdown(rl, {}, so, "test"))
+      ::_exit(100);
+    ::_exit(body());
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+int exitCode(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status); }
+
+// 0 when the call failed with `expected`, 1 when it succeeded, 2 otherwise.
+int refusedWith(long rc, int expected) {
+  if (rc >= 0)
+    return 1;
+  return errno == expected ? 0 : 2;
+}
+
+TEST(Seccomp, AllowsWhatAWorkerNeeds) {
+  EXPECT_EQ(exitCode(locked([] {
+              void *m = ::mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+              if (m == MAP_FAILED)
+                return 10;
+              static_cast<char *>(m)[5] = 1;
+              if (::getpid() <= 0 || ::write(2, "", 0) < 0)
+                return 11;
+              // Threads: glibc tries clone3 (ENOSYS here) and falls back to
+              // clone with CLONE_THREAD.
+              int value = 0;
+              std::thread t([&] { value = 7; });
+              t.join();
+              if (value != 7)
+                return 12;
+              struct rlimit r;
+              if (::getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur != (1ull << 32))
+                return 13;
+              char name[16];
+              if (::prctl(PR_GET_NAME, name) != 0)
+                return 14;
+              return 0;
+            })),
+            0);
+}
+
+TEST(Seccomp, RefusesFilesNetworkProcessesAndTracing) {
+  struct Case {
+    const char *what;
+    std::function<int()> body;
+  } cases[] = {
+      {"openat read", [] { return refusedWith(::open("/etc/passwd", O_RDONLY), EPERM); }},
+      {"openat write",
+       [] { return refusedWith(::open("/tmp/ivc-seccomp-test", O_WRONLY | O_CREAT, 0600), EPERM); }},
+      {"socket", [] { return refusedWith(::socket(AF_INET, SOCK_STREAM, 0), EPERM); }},
+      {"socketpair",
+       [] {
+         int sv[2];
+         return refusedWith(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), EPERM);
+       }},
+      {"fork", [] { return refusedWith(::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0), EPERM); }},
+      {"clone with a thread flag and a namespace",
+       [] {
+         return refusedWith(::syscall(SYS_clone, CLONE_THREAD | CLONE_VM | CLONE_SIGHAND |
+                                                     CLONE_NEWNET, 0, 0, 0, 0),
+                            EPERM);
+       }},
+      {"vfork", [] { return refusedWith(::syscall(SYS_vfork), EPERM); }},
+      {"clone3", [] {
+         uint64_t args[11] = {};
+         return refusedWith(::syscall(SYS_clone3, args, sizeof args), ENOSYS);
+       }},
+      {"execve",
+       [] {
+         char *argv[] = {const_cast<char *>("true"), nullptr};
+         return refusedWith(::execve("/bin/true", argv, nullptr), EPERM);
+       }},
+      {"kill parent", [] { return refusedWith(::kill(::getppid(), 0), EPERM); }},
+      {"tgkill another process",
+       [] { return refusedWith(::syscall(SYS_tgkill, ::getppid(), ::getppid(), 0), EPERM); }},
+      {"ptrace", [] { return refusedWith(::syscall(SYS_ptrace, 0 /*TRACEME*/, 0, 0, 0), EPERM); }},
+      {"io_uring_setup",
+       [] {
+         char params[120] = {};
+         return refusedWith(::syscall(SYS_io_uring_setup, 4, params), EPERM);
+       }},
+      {"memfd_create", [] { return refusedWith(::syscall(SYS_memfd_create, "x", 0), EPERM); }},
+      {"unshare", [] { return refusedWith(::unshare(CLONE_NEWUSER), EPERM); }},
+      {"re-enable dumping", [] { return refusedWith(::prctl(PR_SET_DUMPABLE, 1), EPERM); }},
+      {"fcntl F_DUPFD", [] { return refusedWith(::fcntl(2, F_DUPFD, 0), EPERM); }},
+      {"raise a limit",
+       [] {
+         struct rlimit r = {RLIM_INFINITY, RLIM_INFINITY};
+         return refusedWith(::setrlimit(RLIMIT_AS, &r), EPERM);
+       }},
+      {"executable memory",
+       [] {
+         void *m = ::mmap(nullptr, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+         return refusedWith(m == MAP_FAILED ? -1 : 0, EPERM);
+       }},
+      {"make memory executable",
+       [] {
+         void *m = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+         return refusedWith(::mprotect(m, 4096, PROT_READ | PROT_EXEC), EPERM);
+       }},
+      {"stat a path", [] { return refusedWith(::access("/etc/passwd", F_OK), EPERM); }},
+  };
+  for (const Case &c : cases)
+    EXPECT_EQ(exitCode(locked(c.body)), 0) << c.what << " (1: it succeeded, 2: wrong errno)";
+}
+
+TEST(Seccomp, ForeignAbiKillsTheProcess) {
+#if defined(__x86_64__)
+  EXPECT_EQ(exitCode(locked([] { return (int)::syscall(0x40000000 | SYS_getpid) * 0 + 3; })),
+            -SIGSYS);
+  EXPECT_EQ(exitCode(locked([] {
+              long rc;
+              asm volatile("int $0x80" : "=a"(rc) : "a"(20L) : "memory");
+              return 3;
+            })),
+            -SIGSYS);
+#else
+  GTEST_SKIP() << "x86-64 only";
+#endif
+}
+
+TEST(Seccomp, ExecutableMemoryWhenAJitIsAllowed) {
+  EXPECT_EQ(exitCode(locked(
+                [] {
+                  void *m = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                  return m == MAP_FAILED ? 1 : 0;
+                },
+                /*allowExec=*/true)),
+            0);
+}
+
+TEST(Lockdown, ClosesEveryOtherDescriptor) {
+  int keep = ::open("/dev/null", O_RDONLY);
+  int drop = ::open("/dev/null", O_RDONLY);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (!closeOtherFds({keep}))
+      ::_exit(9);
+    bool keptOk = ::fcntl(keep, F_GETFD) >= 0;
+    bool dropped = ::fcntl(drop, F_GETFD) < 0 && errno == EBADF;
+    ::_exit(keptOk && dropped ? 0 : 1);
+  }
+  int status;
+  ::waitpid(pid, &status, 0);
+  EXPECT_EQ(exitCode(status), 0);
+  ::close(keep);
+  ::close(drop);
+}
+
+TEST(Lockdown, Rlimits) {
+  EXPECT_EQ(exitCode(locked([] {
+              struct rlimit r;
+              ::getrlimit(RLIMIT_FSIZE, &r);
+              if (r.rlim_cur != 0 || r.rlim_max != 0)
+                return 1;
+              ::getrlimit(RLIMIT_CORE, &r);
+              if (r.rlim_max != 0)
+                return 2;
+              ::getrlimit(RLIMIT_NOFILE, &r);
+              if (r.rlim_cur != 64)
+                return 3;
+              // A memory bomb fails cleanly at the address-space limit (4 GiB).
+              void *m = ::mmap(nullptr, 8ull << 30, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+              if (m != MAP_FAILED || errno != ENOMEM)
+                return 4;
+              return 0;
+            })),
+            0);
+}
+
+TEST(Seccomp, AllowListIsNamed) {
+  std::vector<std::string> names = seccompAllowedSyscalls();
+  for (const char *forbidden : {"open", "openat", "socket", "connect", "execve", "fork", "ptrace",
+                                "io_uring_setup", "clone3", "memfd_create"})
+    EXPECT_EQ(std::count(names.begin(), names.end(), forbidden), 0) << forbidden;
+}
+
+} // namespace
