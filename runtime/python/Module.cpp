@@ -7,6 +7,7 @@
 // while another waits on a channel.
 //
 //===----------------------------------------------------------------------===//
+#include "Analyzer.h"
 #include "Convert.h"
 
 #include "ivc/runtime/codec/Codec.h"
@@ -379,4 +380,5 @@ PYBIND11_MODULE(_core, m) {
       py::arg("worker_path"), py::arg("python_path"), py::arg("timeout_ms") = 60000,
       py::arg("allow_jit") = true);
   m.def("default_worker_path", &defaultWorkerPath);
+  python::registerAnalyzer(m);
 }

@@ -28,14 +28,23 @@ def __getattr__(name):
     raise AttributeError(f"module 'ivc' has no attribute {name!r}")
 
 
-def compile(source, filename="<string>", policy=None):  # noqa: A001 - the documented name
-    """Runs the analyzer in-process and returns the Plan."""
+def compile(source, filename="<string>", policy=None, manifest=None):  # noqa: A001
+    """Runs the analyzer in-process on `source` and returns its Plan.
+
+    policy: a preset name ("ndif", "strict") or a policy file; None: the
+        nearest pyproject.toml with [tool.ivc] from `filename`, else ndif.
+    manifest: an ivc-manifest/v1 document (dict or JSON text), or None.
+    """
+    import json
+
     from . import _core
-    if not hasattr(_core, "compile_plan"):
-        raise NotImplementedError(
-            "this build of ivc has no analyzer binding yet (ivc/plan/Compile.h); "
-            "load a plan with ivc.load_plan(json) instead")
-    return load_plan(_core.compile_plan(source, filename, policy))
+    if isinstance(manifest, dict):
+        manifest = json.dumps(manifest)
+    text = _core.compile_plan(source, filename, policy or "", manifest or "")
+    data = json.loads(text)
+    if "error" in data and "schema" not in data:
+        raise PlanError(data["error"])
+    return load_plan(data)
 
 
 def audit(worker_path=None, allow_jit=True):

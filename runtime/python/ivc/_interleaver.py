@@ -449,7 +449,7 @@ class Interleaver:
                 else:
                     _, path, stage, call, (what, _) = event
                     name = f"{self.receiver}.{path}" if path else self.receiver
-                    reply = ("error", "ValueError",
+                    reply = ("error", "ivc.NotReached",
                              f"{name}.{'skip()' if what == 'skip' else what} was never reached: "
                              f"the model finished without calling {path or 'it'} "
                              f"(call {call})")

@@ -9,6 +9,7 @@ through a MediatorPort.
 """
 
 import builtins
+import itertools
 import traceback
 
 import torch
@@ -170,12 +171,38 @@ class Barrier:
         self._m.barrier(self._name, self._n)
 
 
+class _Iter:
+    """tracer.iter[i], tracer.iter[a:b], tracer.iter[:]: loop over the calls
+    of modules the model calls more than once in its forward."""
+
+    def __init__(self, mediator):
+        self._m = mediator
+
+    def __getitem__(self, key):
+        if isinstance(key, int):
+            return self._m.iterate(range(key, key + 1), bounded=True)
+        if isinstance(key, slice):
+            start, step = key.start or 0, key.step or 1
+            if key.stop is None:
+                return self._m.iterate(itertools.count(start, step), bounded=False)
+            return self._m.iterate(range(start, key.stop, step), bounded=True)
+        raise TypeError("tracer.iter takes an int or a slice")
+
+
 class Tracer:
     """The trace's tracer, as a mediator sees it."""
 
     def __init__(self, mediator):
         self._m = mediator
         self._barriers = 0
+
+    @property
+    def iter(self):
+        return _Iter(self._m)
+
+    def all(self):
+        """Every call, until the model stops calling (tracer.iter[:])."""
+        return self._m.iterate(itertools.count(), bounded=False)
 
     def log(self, *args, sep=" "):
         self._m.log(sep.join(str(a) for a in args))
@@ -206,6 +233,8 @@ class Mediator:
             TREE_CACHE[tree["key"]] = Tree(tree["modules"], tree["params"])
         self.tree = TREE_CACHE[tree["key"]]
         self.calls = {}
+        self.iteration = None   # the call index a tracer.iter loop is at
+        self.unbounded = False  # in tracer.iter[:] / tracer.all()
         self.tracked = []  # [delivery id, tensor, version]
         self.deliveries = 0
         self.track = getattr(port.tensors, "track_mutations", False)
@@ -225,6 +254,11 @@ class Mediator:
         reply = self.port.exchange(msg + (self._mutations(),))
         kind = reply[0]
         if kind == "error":
+            if reply[1] == "ivc.NotReached":
+                # The model finished: an open-ended iteration just ends.
+                if self.unbounded:
+                    raise _Unwind(reply[2])
+                raise ValueError(reply[2])
             raise _BUILTIN_ERRORS.get(reply[1], RuntimeError)(reply[2])
         if kind == "cancel":
             raise _Unwind(reply[1])
@@ -239,17 +273,30 @@ class Mediator:
             self.deliveries += 1
         return _savable(value)
 
+    def _call(self, path):
+        base = self.iteration if self.iteration is not None else 0
+        return base + self.calls.get(path, 0)
+
+    def iterate(self, indices, bounded):
+        saved = self.iteration, self.unbounded
+        try:
+            for i in indices:
+                self.iteration, self.unbounded = i, not bounded
+                yield i
+        finally:
+            self.iteration, self.unbounded = saved
+
     def request(self, path, what):
-        reply = self._exchange(("request", path, what, self.calls.get(path, 0)))
+        reply = self._exchange(("request", path, what, self._call(path)))
         if reply[0] != "value":
             raise RuntimeError(f"unexpected reply {reply[0]!r} to a request")
         return self._deliver(reply[1])
 
     def swap(self, path, what, value):
-        self._exchange(("swap", path, what, self.calls.get(path, 0), value))
+        self._exchange(("swap", path, what, self._call(path), value))
 
     def skip(self, path, value):
-        self._exchange(("skip", path, self.calls.get(path, 0), value))
+        self._exchange(("skip", path, self._call(path), value))
 
     def log(self, text):
         self._exchange(("log", text))

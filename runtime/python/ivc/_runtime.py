@@ -46,6 +46,23 @@ class SandboxConfig:
     max_jobs_per_worker: int = 10000
     seccomp_trace: bool = False
     allow_jit: bool = True  # executable memory for oneDNN; False: W^X, oneDNN off
+    allow_isolate: bool = True  # the policy's allow-isolate
+    policy_name: str = ""
+    policy_fingerprint: str = ""  # set: plans must come from this policy
+
+    @classmethod
+    def from_policy(cls, policy=None, filename="", **overrides):
+        """The worker side of an analyzer policy (docs/policy.md): block
+        flags, import allowlist, preload list, allow-isolate, fingerprint.
+        `policy`: a preset name or a policy file; None: found from
+        `filename` as the analyzer does. Other fields from `overrides`."""
+        p = _core.policy_sandbox(policy or "", filename)
+        fields = dict(block=dict(p["block"]), import_allowlist=list(p["import_allowlist"]),
+                      preload=list(p["preload"]) or ["torch"],
+                      allow_isolate=bool(p["allow_isolate"]), policy_name=p["name"],
+                      policy_fingerprint=p["fingerprint"])
+        fields.update(overrides)
+        return cls(**fields)
 
     def to_wire(self):
         """The dict the host library and the worker read (SandboxConfig.h)."""
@@ -227,6 +244,16 @@ class Runtime:
                 "isolated execution is refused: the sandbox audit failed "
                 f"({self.audit_error or 'a canary was not refused'})", self.audit_lines)
 
+    def _check_policy(self, plan):
+        """A plan judged under one policy must not run under another."""
+        want = self.sandbox.policy_fingerprint
+        policy = plan.data.get("policy")
+        have = policy.get("fingerprint") if isinstance(policy, dict) else None
+        if want and have != want:
+            name = policy.get("name") if isinstance(policy, dict) else None
+            raise PlanError(f"the plan was made under policy {name!r} ({have}), but this runtime "
+                            f"enforces '{self.sandbox.policy_name}' ({want})")
+
     def _model_lock(self, model):
         with self._locks_guard:
             lock = self._locks.get(model)
@@ -265,7 +292,11 @@ class Runtime:
         tier_of = [tiers.get(m.index, m.tier) for m in t.mediators]
         if any(x not in ("fast", "isolate") for x in tier_of):
             raise PlanError("tiers may only be overridden to 'fast' or 'isolate'")
+        self._check_policy(plan)
         if "isolate" in tier_of:
+            if not self.sandbox.allow_isolate:
+                raise SandboxUnavailable(f"policy '{self.sandbox.policy_name}' does not allow "
+                                         "isolated execution")
             self._require_sandbox()
         args, rows, total = _batch(list(inputs), t.mediators)
         jobs = self._jobs(plan, t, values, model, tier_of)

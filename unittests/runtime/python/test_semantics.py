@@ -6,6 +6,56 @@ from common import (Hooked, TinyGPT, assert_same, ivc, mediator, plan, run_both,
                     tokens, torch, unittest)
 
 
+class Looped(torch.nn.Module):
+    """One submodule called three times in a forward."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(4)
+        self.step = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        for _ in range(3):
+            x = torch.tanh(self.step(x))
+        return x
+
+
+class Iteration(unittest.TestCase):
+    def test_iterating_over_calls(self):
+        model, x = Looped(), torch.randn(2, 4, generator=torch.Generator().manual_seed(1))
+        calls = []
+        h = model.step.register_forward_hook(lambda m, a, out: calls.append(out.detach()))
+        model(x)
+        h.remove()
+        # An open-ended loop ends the mediator when the model stops calling
+        # (as in nnsight: nothing after it runs).
+        p = plan(mediator("""
+            every = []
+            for _ in tracer.iter[:]:
+                every.append(model.step.output)
+            after = True
+            """, saves=["every", "after"]))
+        r = run_both(self, p, model, [x])
+        self.assertEqual(len(r["every"]), 3)
+        self.assertNotIn("after", r)
+        self.assertEqual(r.errors, [])
+        for got, want in zip(r["every"], calls):
+            self.assertTrue(torch.equal(got, want))
+        p = plan(mediator("""
+            for i in tracer.iter[1:3]:
+                model.step.output = model.step.output * 0
+            last = model.step.next().next().output
+            """, saves=["last"]))
+        # Calls 1 and 2 are zeroed; a tanh of zero stays zero.
+        r = run_both(self, p, model, [x])
+        self.assertTrue(torch.equal(r["last"], torch.zeros(2, 4)))
+        # An index past the last call is an error, not a quiet end.
+        p = plan(mediator("x = [model.step.output for _ in tracer.iter[5]]\n"))
+        err = runtime().run(p, model, [x], raise_errors=False).errors[0]
+        self.assertIsInstance(err, ValueError)
+        self.assertIn("never reached", str(err))
+
+
 class Semantics(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

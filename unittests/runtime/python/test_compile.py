@@ -1,0 +1,129 @@
+"""From source to result: ivc.compile (the analyzer, in-process) to a plan,
+then the runtime runs each mediator in the tier the analyzer chose."""
+
+import numpy
+
+from common import Hooked, TinyGPT, assert_same, ivc, tokens, torch, unittest
+
+FAST = """\
+import torch
+
+def add_direction(hidden, direction, scale):
+    return hidden + scale * direction
+
+with model.trace(ids) as tracer:
+    hidden = model.transformer.h[1].output[0]
+    model.transformer.h[1].output[0][:] = add_direction(hidden, steering, 0.5)
+    logits = model.lm_head.output.save()
+"""
+
+ISOLATE = """\
+import torch
+import numpy as np
+
+with model.trace(ids) as tracer:
+    h = model.transformer.h[1].output[0]
+    s = torch.from_numpy(np.linalg.svd(h.detach().numpy()[0], compute_uv=False))
+    spectrum = s.save()
+"""
+
+REJECT = """\
+import os
+
+with model.trace(ids) as tracer:
+    os.system("id")
+    logits = model.lm_head.output.save()
+"""
+
+
+class Compile(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rt = ivc.Runtime(ivc.SandboxConfig.from_policy("ndif"), pool_size=2)
+        cls.model = TinyGPT()
+        cls.ids = tokens(batch=2)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.rt.close()
+
+    def test_fast_plan_runs_in_process_and_matches_isolation(self):
+        plan = ivc.compile(FAST, filename="steer.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual(m.tier, "fast")
+        self.assertEqual(m.free_names, ["steering"])
+        steering = torch.randn(32, generator=torch.Generator().manual_seed(2))
+        r = self.rt.run(plan, self.model, [self.ids], {"steering": steering})
+        self.assertEqual(r.mediators[0].tier, "fast")
+        forced = self.rt.run(plan, self.model, [self.ids], {"steering": steering},
+                             tiers={0: "isolate"})
+        self.assertEqual(forced.mediators[0].tier, "isolate")
+        assert_same(self, r.saves, forced.saves)
+
+        def steer(out):
+            out[0][:] = out[0] + 0.5 * steering
+            return out
+        expected = Hooked(self.model).replace("transformer.h.1", steer)(self.ids)
+        self.assertTrue(torch.equal(r["logits"], expected))
+
+    def test_isolate_plan_runs_in_a_worker(self):
+        plan = ivc.compile(ISOLATE, filename="svd.py")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "isolate")
+        r = self.rt.run(plan, self.model, [self.ids], {"np": numpy})
+        self.assertEqual(r.mediators[0].tier, "isolate")
+        self.assertIn("worker pid", r.mediators[0].where)
+        h = Hooked(self.model).capture("transformer.h.1")
+        h(self.ids)
+        want = numpy.linalg.svd(h.seen["transformer.h.1"][0][0].numpy(), compute_uv=False)
+        self.assertTrue(numpy.array_equal(r["spectrum"].numpy(), want))
+
+    def test_reject_plan_never_runs(self):
+        plan = ivc.compile(REJECT, filename="escape.py")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "reject")
+        calls = []
+        handle = self.model.register_forward_pre_hook(lambda *a: calls.append(1))
+        try:
+            with self.assertRaises(ivc.RejectedError) as cm:
+                self.rt.run(plan, self.model, [self.ids], {"os": None})
+        finally:
+            handle.remove()
+        self.assertEqual(calls, [], "the model ran for a rejected trace")
+        self.assertIn("IVC101", str(cm.exception))
+        self.assertTrue(any(d.get("code") == "IVC101" for d in cm.exception.diagnostics))
+
+    def test_plan_from_another_policy_is_refused(self):
+        plan = ivc.compile(FAST, filename="steer.py", policy="strict")
+        with self.assertRaisesRegex(ivc.PlanError, "made under policy 'strict'"):
+            self.rt.run(plan, self.model, [self.ids], {"steering": torch.zeros(32)})
+
+    def test_bad_options_and_plans(self):
+        with self.assertRaisesRegex(ivc.PlanError, "no-such-policy"):
+            ivc.compile(FAST, filename="x.py", policy="no-such-policy")
+        with self.assertRaisesRegex(ivc.PlanError, "not valid JSON"):
+            ivc.load_plan("{")
+        with self.assertRaisesRegex(ivc.PlanError, "schema"):
+            ivc.load_plan({"schema": "ivc-plan/v0", "traces": []})
+        with self.assertRaisesRegex(ivc.PlanError, r"traces\[0\].mediators\[0\]: missing field 'tier'"):
+            ivc.load_plan({"schema": "ivc-plan/v1", "traces": [
+                {"receiver": "model", "mediators": [{"source": ""}]}]})
+        with self.assertRaisesRegex(ivc.PlanError, "'maybe' is not one of"):
+            ivc.load_plan({"schema": "ivc-plan/v1", "traces": [
+                {"receiver": "model", "mediators": [{"source": "", "tier": "maybe"}]}]})
+        # Unknown fields are ignored.
+        p = ivc.load_plan({"schema": "ivc-plan/v1", "future": 1, "traces": [
+            {"receiver": "model", "new": [], "mediators": [{"source": "x = 1\n", "tier": "fast",
+                                                            "saves": ["x"], "extra": {}}]}]})
+        plain = ivc.Runtime()  # no policy bound: hand-written plans are accepted
+        self.addCleanup(plain.close)
+        self.assertEqual(plain.run(p, self.model, [self.ids])["x"], 1)
+        with self.assertRaisesRegex(ivc.PlanError, "made under policy None"):
+            self.rt.run(p, self.model, [self.ids])
+        plan = ivc.compile(FAST, filename="steer.py")
+        with self.assertRaisesRegex(ivc.PlanError, "no value given for free name"):
+            self.rt.run(plan, self.model, [self.ids])
+        with self.assertRaisesRegex(ivc.PlanError, "1 mediators but 2 inputs"):
+            self.rt.run(plan, self.model, [self.ids, self.ids], {"steering": torch.zeros(32)})
+
+
+if __name__ == "__main__":
+    unittest.main()
