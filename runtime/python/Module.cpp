@@ -18,6 +18,9 @@
 
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <cstring>
+
 namespace py = pybind11;
 using namespace ivc::runtime;
 using codec::Value;
@@ -379,6 +382,24 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("worker_path"), py::arg("python_path"), py::arg("timeout_ms") = 60000,
       py::arg("allow_jit") = true);
+  m.def(
+      "bench_memcpy",
+      [](size_t nbytes, int repeats) {
+        // The baseline of the transport benchmarks: memcpy between two
+        // buffers whose pages are already faulted in; best of `repeats`.
+        std::vector<char> src(nbytes, 1), dst(nbytes, 0);
+        double best = 1e30;
+        py::gil_scoped_release nogil;
+        for (int i = 0; i < repeats; ++i) {
+          auto t0 = std::chrono::steady_clock::now();
+          std::memcpy(dst.data(), src.data(), nbytes);
+          auto t1 = std::chrono::steady_clock::now();
+          asm volatile("" : : "r"(dst.data()) : "memory");
+          best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+        }
+        return best;
+      },
+      py::arg("nbytes"), py::arg("repeats") = 20, "Seconds per memcpy of nbytes (best of repeats).");
   m.def("default_worker_path", &defaultWorkerPath);
   python::registerAnalyzer(m);
 }

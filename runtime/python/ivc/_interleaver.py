@@ -136,13 +136,13 @@ class _HookState:
 
 
 class Interleaver:
-    def __init__(self, model, mediators, total, receiver, trace_index, params):
+    def __init__(self, model, mediators, total, receiver, trace_index, modules, params):
         self.model = model
         self.meds = mediators
         self.total = total
         self.receiver = receiver
         self.trace_index = trace_index
-        self.modules = dict(model.named_modules())
+        self.modules = modules
         self.params = params
         self.started = {}
         self.finished = {}

@@ -6,6 +6,7 @@ break the protocol) is raised as the matching ivc error; the interleaver
 then fails that mediator and carries on with the others.
 """
 
+import queue
 import threading
 import time
 
@@ -20,6 +21,38 @@ def _timeout_ms(deadline):
     return max(0, int((deadline - time.monotonic()) * 1000) + 1)
 
 
+class _FastThreads:
+    """Threads that run FAST mediators, kept between traces (starting a
+    thread costs more than a whole warm trace). A thread whose mediator the
+    host abandoned (a timeout) is simply never returned."""
+
+    def __init__(self, keep=8):
+        self._idle = []
+        self._lock = threading.Lock()
+        self._keep = keep
+
+    def run(self, fn):
+        with self._lock:
+            q = self._idle.pop() if self._idle else None
+        if q is None:
+            q = queue.SimpleQueue()
+            threading.Thread(target=self._loop, args=(q,), name="ivc-fast-mediator",
+                             daemon=True).start()
+        q.put(fn)
+
+    def _loop(self, q):
+        while True:
+            fn = q.get()
+            fn()
+            with self._lock:
+                if len(self._idle) >= self._keep:
+                    return
+                self._idle.append(q)
+
+
+_threads = _FastThreads()
+
+
 class FastLink:
     """A mediator in a host thread, over an in-memory channel."""
 
@@ -29,7 +62,6 @@ class FastLink:
         self.channel, mediator_end = _core.memory_channel_pair()
         self.tensors = _tensors.InProcessTensors()
         self.port = _protocol.MediatorPort(mediator_end, self.tensors)
-        self.thread = None
         self.description = "host thread"
         self._rng = None
         self._host_rng = None
@@ -50,16 +82,17 @@ class FastLink:
 
     def start(self, job):
         self._rng = torch.Generator().manual_seed(job["seed"]).get_state()
+        port = self.port
+
         def target():
             try:
-                msg = self.port.recv()
+                msg = port.recv()
                 if msg[0] == "run":
-                    _mediator.run_job(self.port, msg[1], _mediator.exec_user)
+                    _mediator.run_job(port, msg[1], _mediator.exec_user)
             except _core.ChannelClosed:
                 pass  # abandoned by the host (timeout, model error)
 
-        self.thread = threading.Thread(target=target, name="ivc-fast-mediator", daemon=True)
-        self.thread.start()
+        _threads.run(target)
         self.send(("run", job))
 
     def send(self, msg):
@@ -84,8 +117,6 @@ class FastLink:
         self._leave()
         self.channel.close()
         self.tensors.clear()
-        if clean and self.thread is not None:
-            self.thread.join(timeout=1.0)
 
 
 class WorkerLink:

@@ -112,10 +112,10 @@ class Envoy:
         return [Envoy(self._m, self._child(n)) for n in self._m.tree.children.get(self._path, ())]
 
     def __getitem__(self, index):
-        children = self._children()
         if isinstance(index, slice):
-            return children[index]
-        return children[index]
+            return self._children()[index]
+        names = self._m.tree.children.get(self._path, ())
+        return Envoy(self._m, self._child(names[index]))
 
     def __len__(self):
         return len(self._m.tree.children.get(self._path, ()))

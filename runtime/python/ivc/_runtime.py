@@ -143,11 +143,20 @@ class TraceResult:
 
 
 def _model_tree(model):
-    modules = [p for p, _ in model.named_modules() if p]
-    params = dict(model.named_parameters())
-    params.update(dict(model.named_buffers()))
-    key = f"{id(model):x}-{hash((tuple(modules), tuple(params)))}"
-    return key, modules, params
+    """Submodules by path, and parameters and buffers by path, in one walk."""
+    modules = dict(model.named_modules())
+    params = {}
+    for path, module in modules.items():
+        prefix = path + "." if path else ""
+        for name, p in module._parameters.items():
+            if p is not None:
+                params[prefix + name] = p
+        for name, b in module._buffers.items():
+            if b is not None:
+                params[prefix + name] = b
+    paths = [p for p in modules if p]
+    key = f"{id(model):x}-{hash((tuple(paths), tuple(params)))}"
+    return key, modules, paths, params
 
 
 def _batch(inputs, mediators):
@@ -322,7 +331,8 @@ class Runtime:
                     self._tree_job(job, None)
                     _clone_tensors(job["values"])
             grad = any(m.differentiate for m in t.mediators)
-            inter = Interleaver(model, states, total, t.receiver, t.index, self._params)
+            inter = Interleaver(model, states, total, t.receiver, t.index, self._modules,
+                                self._params)
             try:
                 with torch.set_grad_enabled(grad):
                     inter.start(jobs)
@@ -338,9 +348,9 @@ class Runtime:
         return result
 
     def _jobs(self, plan, t, values, model, tier_of):
-        key, modules, params = _model_tree(model)
+        key, self._modules, paths, params = _model_tree(model)
         self._params = params
-        self._tree = (key, modules, sorted(params))
+        self._tree = (key, paths, sorted(params))
         allow = set(self.sandbox.import_allowlist)
         # Modules are bound by name and imported on the mediator's side
         # (subject to the import allowlist); a free name that is itself an

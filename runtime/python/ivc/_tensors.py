@@ -45,13 +45,19 @@ def _nbytes(t):
 
 
 def _check_cpu(t):
-    if t.device.type != "cpu":
+    if not t.is_cpu:
         raise TypeError(f"this transport moves CPU tensors only, not {t.device}")
 
 
 def _view(base, dtype, shape, offset, nbytes):
-    """A tensor of `dtype`/`shape` over bytes [offset, offset + nbytes) of `base` (uint8)."""
-    return base[offset:offset + nbytes].view(DTYPES[dtype]).view(shape)
+    """A tensor of `dtype`/`shape` over bytes [offset, offset + nbytes) of
+    `base` (a dict of 1-D views of one segment, by dtype). Offsets are
+    aligned to the item size (checked for what a worker sends)."""
+    typed = base.get(dtype)
+    if typed is None:
+        typed = base[dtype] = base["uint8"].view(DTYPES[dtype])
+    size = ITEMSIZE[dtype]
+    return typed.narrow(0, offset // size, nbytes // size).view(shape)
 
 
 def _empty(dtype, shape):
@@ -90,7 +96,7 @@ class _Bases:
         self._by_space = {}
 
     def add(self, space, segment):
-        self._by_space[space] = torch.frombuffer(segment, dtype=torch.uint8)
+        self._by_space[space] = {"uint8": torch.frombuffer(segment, dtype=torch.uint8)}
 
     def get(self, space):
         return self._by_space.get(space)
@@ -127,7 +133,8 @@ class HostArenaTensors:
         if n == 0:
             return (name, shape, 0, 0, 0)
         space, offset = self._worker.allocate_download(n)
-        _view(self._base(space), name, shape, offset, n).copy_(t.detach())
+        _view(self._base(space), name, shape, offset, n).copy_(
+            t.detach() if t.requires_grad else t)
         return (name, shape, space, offset, n)
 
     def import_(self, dtype, shape, space, offset, nbytes):
