@@ -119,6 +119,29 @@ class FastLink:
         self.tensors.clear()
 
 
+class FailedLink:
+    """An ISOLATE mediator whose worker could not be started: it fails alone,
+    and the trace runs on without it."""
+
+    tier = "isolate"
+
+    def __init__(self, error):
+        self.error = error
+        self.description = "no worker"
+
+    def start(self, job):
+        raise self.error
+
+    def send(self, msg):
+        raise self.error
+
+    def recv(self, deadline):
+        raise self.error
+
+    def finish(self, clean):
+        pass
+
+
 class WorkerLink:
     """A mediator in ivc-worker, over its socket and shared-memory arena."""
 

@@ -13,9 +13,9 @@ import weakref
 import torch
 
 from . import _build_info, _core, _mediator, _protocol
-from ._errors import (IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerError)
+from ._errors import PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
 from ._interleaver import Interleaver, MediatorState
-from ._links import FastLink, WorkerLink
+from ._links import FailedLink, FastLink, WorkerLink
 from ._plan import load_plan
 
 log = logging.getLogger("ivc.runtime")
@@ -321,10 +321,10 @@ class Runtime:
                     link = FastLink()
                     deadline = time.monotonic() + self.fast_timeout_s
                 else:
-                    worker = self._pool.acquire(self.sandbox.encoded(), tenant)
-                    link = WorkerLink(self, worker, self.sandbox.trace_timeout_s)
-                    deadline = link.deadline
-                    self._tree_job(jobs[i], worker)
+                    link = self._worker_link(tenant)
+                    deadline = getattr(link, "deadline", time.monotonic())
+                    if isinstance(link, WorkerLink):
+                        self._tree_job(jobs[i], link.worker)
                 states.append(MediatorState(m.index, m, link, r, deadline))
             for s, job in zip(states, jobs):
                 if s.tier == "fast":
@@ -346,6 +346,14 @@ class Runtime:
             err.ivc_result = result
             raise err
         return result
+
+    def _worker_link(self, tenant):
+        try:
+            worker = self._pool.acquire(self.sandbox.encoded(), tenant)
+        except (_core.ChannelError, ValueError) as e:
+            log.error("could not start an ivc worker: %s", e)
+            return FailedLink(WorkerCrashed(f"could not start a worker: {e}"))
+        return WorkerLink(self, worker, self.sandbox.trace_timeout_s)
 
     def _jobs(self, plan, t, values, model, tier_of):
         key, self._modules, paths, params = _model_tree(model)

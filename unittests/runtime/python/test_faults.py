@@ -177,6 +177,44 @@ class Faults(unittest.TestCase):
         self.assertIsInstance(err, ivc.WorkerCrashed)
         self.assertIn("died mid-protocol", str(err))
 
+    def test_worker_that_cannot_start_fails_only_its_mediator(self):
+        rt = ivc.Runtime(ivc.SandboxConfig(preload=["torch", "no_such_module_ivc"]))
+        self.addCleanup(rt.close)
+        p = plan(mediator("x = 1\n", kind="invoke", saves=["x"]), SURVIVOR)
+        with self.assertLogs("ivc.runtime", "ERROR"):
+            r = rt.run(p, self.model, [self.ids, self.ids], tiers={0: "isolate"},
+                       raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.WorkerCrashed)
+        self.assertIn("no_such_module_ivc", str(r.mediators[0].error))
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
+
+    def test_model_error_ends_every_mediator_and_is_raised(self):
+        class Boom(torch.nn.Module):
+            def __init__(self, inner):
+                super().__init__()
+                self.inner = inner
+
+            def forward(self, ids):
+                self.inner(ids)
+                raise RuntimeError("the model failed")
+        boom = Boom(self.model)
+        p = plan(mediator("h = model.inner.transformer.h[0].output[0].save()\n"
+                          "y = model.inner.transformer.h[1].output\n", kind="invoke",
+                          saves=["h"]),
+                 mediator("x = model.inner.lm_head.output.save()\n", kind="invoke",
+                          saves=["x"]))
+        ok = plan(mediator("x = model.lm_head.output.save()\n", saves=["x"]))
+        for tier in ("fast", "isolate"):
+            with WorkerPids() as w:
+                with self.assertRaisesRegex(RuntimeError, "the model failed"):
+                    self.rt.run(p, boom, [self.ids, self.ids], tiers={0: tier, 1: tier})
+                # The mediators were cancelled and ended cleanly: their workers
+                # went back to the pool and serve the next trace.
+                r = self.rt.run(ok, self.model, [self.ids], tiers={0: tier})
+            self.assertTrue(torch.equal(r["x"], self.expected))
+            if tier == "isolate":
+                self.assertIn(w.pids[-1], w.pids[:2])
+
     def test_worker_is_reused_only_after_a_clean_end(self):
         ok = plan(mediator("x = model.lm_head.output.save()\n", saves=["x"]))
         bad = plan(mediator("h = model.lm_head.output\nx = 1 / 0\n"))
