@@ -255,10 +255,12 @@ PYBIND11_MODULE(_core, m) {
       // Arena (host side)
       .def("allocate_download",
            [](WorkerHandle &h, uint64_t nbytes) {
-             Result<Placement> p = h.get().arena().allocateDownload(nbytes);
+             ShmArena &arena = h.get().arena();
+             Result<Placement> p = arena.allocateDownload(nbytes);
              if (!p)
                raise(p.error());
-             return py::make_tuple(p->space, p->offset);
+             // The third item says a new segment must be announced first.
+             return py::make_tuple(p->space, p->offset, arena.hasAnnouncements());
            })
       .def("grow_upload",
            [](WorkerHandle &h, uint64_t nbytes) {

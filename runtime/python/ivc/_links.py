@@ -178,7 +178,9 @@ class WorkerLink:
 
     def _send(self, msg):
         data = _core.encode(msg, self.tensors.export)
-        self._announce()
+        if self.tensors.new_segments:
+            self.tensors.new_segments = False
+            self._announce()
         self._send_raw(data)
 
     def recv(self, deadline):

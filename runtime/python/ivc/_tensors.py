@@ -114,6 +114,7 @@ class HostArenaTensors:
     def __init__(self, worker):
         self._worker = worker
         self._bases = _Bases()
+        self.new_segments = False  # set when an export made a segment
 
     def _base(self, space):
         base = self._bases.get(space)
@@ -132,7 +133,8 @@ class HostArenaTensors:
         n = _nbytes(t)
         if n == 0:
             return (name, shape, 0, 0, 0)
-        space, offset = self._worker.allocate_download(n)
+        space, offset, fresh = self._worker.allocate_download(n)
+        self.new_segments |= fresh
         _view(self._base(space), name, shape, offset, n).copy_(
             t.detach() if t.requires_grad else t)
         return (name, shape, space, offset, n)

@@ -72,6 +72,7 @@ public:
   Status growUpload(uint64_t nbytes);
   /// Segments created since the last call, for the next host message.
   std::vector<Announcement> takeAnnouncements();
+  bool hasAnnouncements() const { return !pending_.empty(); }
   /// Bytes a descriptor points at, if they lie inside a known segment.
   std::optional<std::span<uint8_t>> resolve(uint32_t space, uint64_t offset,
                                             uint64_t nbytes) const;
