@@ -28,6 +28,9 @@ class _EarlyStop(Exception):
     """Raised through the model's forward after tracer.stop()."""
 
 
+MAX_LOG_BYTES = 1 << 20  # per mediator; the rest is dropped, with a note
+
+
 class MediatorState:
     def __init__(self, index, plan_mediator, link, rows, deadline):
         self.index = index
@@ -44,6 +47,7 @@ class MediatorState:
         self.error = None
         self.delivered = {}
         self.deliveries = 0
+        self.log_bytes = 0
 
 
 def own(value):
@@ -207,8 +211,11 @@ class Interleaver:
                 continue  # a copy (a parameter): changing it changes nothing
             if tensor.shape != target.shape or tensor.dtype != target.dtype:
                 raise ProtocolViolation(f"mutation of delivery {index} changed its shape or dtype")
-            with torch.no_grad():
-                target.copy_(tensor)
+            try:
+                with torch.no_grad():
+                    target.copy_(tensor)
+            except Exception as e:  # noqa: BLE001
+                raise ProtocolViolation(f"mutation of delivery {index}: {e}") from None
 
     @staticmethod
     def _stage(kind, what):
@@ -253,7 +260,11 @@ class Interleaver:
                 m.done = True
                 return
             if kind == "log":
-                m.logs.append(msg[1])
+                m.log_bytes += len(msg[1])
+                if m.log_bytes <= MAX_LOG_BYTES:
+                    m.logs.append(msg[1])
+                elif m.log_bytes - len(msg[1]) <= MAX_LOG_BYTES:
+                    m.logs.append(f"[ivc: logs of mediator {m.index} cut at {MAX_LOG_BYTES} bytes]")
                 if not self._reply(m, ("ok",)):
                     return
                 continue
@@ -321,7 +332,7 @@ class Interleaver:
                 st.args = (first,) + tuple(st.args[1:])
             else:
                 st.skips.append((m, own(payload)))
-        except (TypeError, ValueError) as e:
+        except Exception as e:  # noqa: BLE001 - a bad value fails its mediator, not the model
             return self._error(m, type(e).__name__, str(e))
         return self._reply(m, ("ok",))
 
@@ -329,8 +340,11 @@ class Interleaver:
         waiting = self.barriers.setdefault(name, [])
         waiting.append(m)
         m.pending = ("barrier", name, None, None, participants)
+        # Only names another mediator reads: a worker cannot grow this table.
+        wanted = set().union(*(set(p.plan.free_names) for p in self.meds if p is not m))
         for key, value in exports.items():
-            self.exports[key] = own(value)
+            if key in wanted:
+                self.exports[key] = own(value)
         if len(waiting) < participants:
             return
         del self.barriers[name]

@@ -150,7 +150,7 @@ class WorkerLink:
     def __init__(self, runtime, worker, timeout_s):
         self.runtime = runtime
         self.worker = worker
-        self.tensors = _tensors.HostArenaTensors(worker)
+        self.tensors = _tensors.HostArenaTensors(worker, runtime.sandbox.arena_max_bytes)
         self.ticket = None
         self.timeout_s = timeout_s
         self.deadline = time.monotonic() + timeout_s
@@ -201,6 +201,7 @@ class WorkerLink:
         while True:
             try:
                 data, _ = self.worker.recv(timeout_ms=_timeout_ms(deadline))
+                self.tensors.begin_message()
                 msg = _core.decode(data, self.tensors.import_)
                 kind = _protocol.check_mediator_message(msg)
             except _core.ChannelTimeout:
@@ -214,8 +215,9 @@ class WorkerLink:
                                         "process group") from None
                 raise WorkerCrashed(f"{self.description} died mid-protocol ({e}); "
                                     "it crashed, hit a limit, or was killed") from None
-            except (_core.ProtocolError, _core.CodecError, _protocol.Violation, TypeError,
-                    ValueError, KeyError) as e:
+            except _core.ChannelError as e:
+                raise WorkerCrashed(f"{self.description}: {e}") from None
+            except Exception as e:  # noqa: BLE001 - whatever worker bytes cause
                 raise ProtocolViolation(f"{self.description} broke the protocol: {e}") from None
             if kind != "need":
                 return msg

@@ -111,10 +111,18 @@ class _Bases:
 class HostArenaTensors:
     """Host side of one worker's shared-memory arena."""
 
-    def __init__(self, worker):
+    def __init__(self, worker, max_message_bytes):
         self._worker = worker
         self._bases = _Bases()
         self.new_segments = False  # set when an export made a segment
+        # The tensor bytes one worker message may reference: the host copies
+        # what it keeps, so a message naming the same range a million times
+        # must not cost a million copies.
+        self._max_message_bytes = max_message_bytes
+        self._message_bytes = 0
+
+    def begin_message(self):
+        self._message_bytes = 0
 
     def _base(self, space):
         base = self._bases.get(space)
@@ -145,6 +153,10 @@ class HostArenaTensors:
         of this worker's arena and be aligned for the dtype."""
         if nbytes == 0:
             return _empty(dtype, shape)
+        self._message_bytes += nbytes
+        if self._message_bytes > self._max_message_bytes:
+            raise _core.ProtocolError(
+                f"a message references more than {self._max_message_bytes} tensor bytes")
         if offset % ITEMSIZE[dtype] or not self._worker.check_range(space, offset, nbytes):
             raise _core.ProtocolError(
                 f"tensor descriptor out of bounds: space {space}, offset {offset}, {nbytes} bytes")

@@ -25,7 +25,7 @@ class Hostile(unittest.TestCase):
         sandbox = ivc.SandboxConfig(
             block={"import": False, "network": False},
             preload=["torch", "math", "os", "socket", "array", "ivc._worker"],
-            trace_timeout_s=2.0)
+            trace_timeout_s=2.0, arena_max_bytes=1 << 30)
         cls.rt = ivc.Runtime(sandbox, pool_size=2)
         cls.model = TinyGPT()
         cls.ids = tokens(batch=2)
@@ -86,6 +86,20 @@ class Hostile(unittest.TestCase):
                 "desc = lambda t: ('float32', (1,), 1, 0, 4)\n"
                 "os.write(fd, frame(c.encode(('end', {}, [(77, h)]), desc)))")
         self.assertViolation(self.attack(code), "unknown delivery 77")
+
+    def test_a_message_cannot_make_the_host_copy_more_than_the_arena(self):
+        # One descriptor repeated: each would cost the host a 64 MiB copy.
+        code = ("import ivc._core as c\n"
+                "big = lambda t: ('uint8', (64 << 20,), 1, 0, 64 << 20)\n"
+                "os.write(fd, frame(c.encode(('end', {'x': [h] * 200}, []), big)))")
+        self.assertViolation(self.attack(code), "references more than")
+
+    def test_log_flood_is_cut(self):
+        p = plan(mediator("for i in range(3000):\n    tracer.log('x' * 1000)\n"))
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(p, self.model, [self.ids], tiers={0: tier})
+            self.assertEqual(len(r.logs), 1049)
+            self.assertIn("cut at 1048576 bytes", r.logs[-1])
 
     def test_descriptors_passed_to_the_host(self):
         code = ("import socket, array\n"
