@@ -461,7 +461,7 @@ void Lowering::lowerStatement(TSNode n) {
     OpKind kind = sym(n) == Sym::global_statement ? OpKind::Global : OpKind::Nonlocal;
     for (const Child &c : cs)
       if (c.sym == Sym::identifier)
-        emit(kind, rangeOf(c.node), {}, identifier(c.node));
+        module_.noteScopeDeclaration(emit(kind, rangeOf(c.node), {}, identifier(c.node)));
     return;
   }
   case Sym::pass_statement:

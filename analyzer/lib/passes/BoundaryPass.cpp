@@ -205,6 +205,7 @@ private:
       code.mediator = &m;
       CodeUnit u;
       u.context = unit.context;
+      code.collectOps(u);
       code.forEachOp(u, [&](Op *op) { found |= isBarrierCall(op, values); });
       return found;
     };
