@@ -1,0 +1,31 @@
+# IVC201: reading, writing, deleting or calling an attribute whose name starts
+# with an underscore is an error at the attribute's name, once per chain.
+# NFKC-equivalent spellings are the same name. Public attributes, including
+# ones that merely end in or contain an underscore, are not.
+# RUN: %ivc check --verify %s
+import torch
+
+
+def unembed(hidden):
+    return hidden @ model.lm_head._parameters["weight"]  # expected-error {{Function 'unembed' accesses private attribute '_parameters'; dunder and underscore attributes reach the interpreter's internals}}
+
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    hidden = model.transformer.h[5].output[0]
+    kind = hidden.__class__  # expected-error {{Trace body accesses private attribute '__class__'}}
+    base = ().__class__.__base__.__subclasses__()  # expected-error {{private attribute '__class__'}}
+    blocks = model.transformer._modules  # expected-error {{private attribute '_modules'}}
+    model.transformer._forward_hooks = {}  # expected-error {{private attribute '_forward_hooks'}}
+    del model.transformer.h[0]._hooks  # expected-error {{private attribute '_hooks'}}
+    state = hidden.__reduce_ex__(2)  # expected-error {{private attribute '__reduce_ex__'}}
+    scope = unembed.__globals__  # expected-error {{private attribute '__globals__'}}
+    wide = hidden.__ｃlass__  # expected-error {{private attribute '__class__'}}
+    version = torch.__version__  # expected-error {{private attribute '__version__'}}
+    logits = unembed(hidden)
+
+    # Public attributes: not reported.
+    transposed = hidden.T
+    layer_ = model.transformer.h_
+    dims = hidden.shape[-1]
+    dunder_like = hidden.dunder_count
+    out = model.lm_head.output.save()
