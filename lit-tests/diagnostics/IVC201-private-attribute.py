@@ -1,8 +1,10 @@
 # IVC201: reading, writing, deleting or calling an attribute whose name starts
 # with an underscore is an error at the attribute's name, once per chain.
 # NFKC-equivalent spellings are the same name. Public attributes, including
-# ones that merely end in or contain an underscore, are not.
+# ones that merely end in or contain an underscore, are not. A suppression
+# comment hides an error but leaves the mediator REJECT (see the plan).
 # RUN: %ivc check --verify %s
+# RUN: %ivc plan %s | FileCheck %s
 import torch
 
 
@@ -29,3 +31,16 @@ with model.trace("The Eiffel Tower is in") as tracer:
     dims = hidden.shape[-1]
     dunder_like = hidden.dunder_count
     out = model.lm_head.output.save()
+
+# A suppression hides the error but never changes the tier: this mediator is
+# still rejected (checked in the plan below).
+with model.trace("The Eiffel Tower is in") as tracer:
+    kind = model.transformer.h[0].output[0].__class__  # ivc: ignore[IVC201]
+
+# CHECK:      "code": "IVC201",
+# CHECK:      "suppressed": true
+# CHECK:      "traces": [
+# CHECK:      "source": "hidden = model.transformer.h[5].output[0]\n
+# CHECK-NEXT: "tier": "reject",
+# CHECK:      "source": "kind = model.transformer.h[0].output[0].__class__  # ivc: ignore[IVC201]\n",
+# CHECK-NEXT: "tier": "reject",

@@ -1,7 +1,7 @@
 # IVC404: a name bound in one invoke and used in another of the same trace,
 # with no barrier in either, is a warning at the use; it does not change the
 # tier. Names bound in the trace body outside the invokes, and values passed
-# through a barrier, are not.
+# through a barrier, are not; a suppression on the trace line hides it.
 # RUN: %ivc check --verify %s
 with model.trace() as tracer:
     scale = 2.0
@@ -21,4 +21,11 @@ with model.trace() as tracer:
         barrier()
     with tracer.invoke("The Colosseum is in"):
         barrier()
+        model.transformer.h[3].output[0][:] = clean
+
+# Suppressed for the whole trace on its `with` line, by rule name.
+with model.trace() as tracer:  # ivc: ignore[cross-invoke-value]
+    with tracer.invoke("The Eiffel Tower is in"):
+        clean = model.transformer.h[3].output[0]
+    with tracer.invoke("The Colosseum is in"):
         model.transformer.h[3].output[0][:] = clean
