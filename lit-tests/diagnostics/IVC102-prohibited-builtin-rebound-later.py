@@ -2,11 +2,6 @@
 # that may not run, still refers to the builtin where it is read before that
 # binding (at module level Python falls back to the builtins). Such a read of
 # a prohibited builtin must be an error.
-# XFAIL: *
-# Known bug: name resolution is flow-insensitive and drops the builtin once
-# the scope has any binding of the name: `eval(...)` below is only an IVC304
-# remark (ISOLATE), and `getattr(...)` is confirmed as `print`, so the second
-# trace is FAST and reads `model.__class__` in the server process.
 # RUN: %ivc check --verify %s
 with model.trace("The Eiffel Tower is in") as tracer:
     depth = eval("2 + 2")  # expected-error {{prohibited builtin 'eval'}}

@@ -1,9 +1,6 @@
 # IVC203: a builtin read before the trace body binds its name (at module
 # level, Python falls back to the builtins) is still the builtin, and an
 # introspection builtin read there must be an error.
-# XFAIL: *
-# Known bug: name resolution is flow-insensitive; once the scope binds `type`
-# anywhere, `type(hidden)` above the binding is only an IVC304 remark.
 # RUN: %ivc check --verify %s
 with model.trace("The Eiffel Tower is in") as tracer:
     hidden = model.transformer.h[2].output[0]

@@ -1,10 +1,6 @@
 # IVC204: getattr and setattr with the name of a frame attribute must be
 # rejected like the attribute itself (IVC202 rejects `frame.f_trace`), and a
 # public name that only starts like one must not be.
-# XFAIL: *
-# Known bug: the name check in DynamicLookup.cpp uses its own prefix list
-# ("f_b", "f_g", "f_l", "f_c", ...) instead of IVC202's: "f_trace" is
-# accepted (setattr can install a trace function), while "f_loss" is rejected.
 # RUN: %ivc check --verify --policy %S/Inputs/allow-getattr.toml %s
 def install(frame, hook):
     setattr(frame, "f_trace", hook)  # expected-error {{calls 'setattr' with the introspection attribute 'f_trace'}}

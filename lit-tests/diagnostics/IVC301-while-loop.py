@@ -34,8 +34,7 @@ with model.trace("The Eiffel Tower is in") as tracer:
 # CHECK-NEXT:   {
 # CHECK-NEXT:     "code": "IVC301",
 # CHECK-NEXT:     "message": "Function 'halve_until' has a while loop;
-# CHECK:          "tier": "isolate",
-# CHECK-NEXT:     "via": [
+# CHECK:          "via": [
 # CHECK-NEXT:       "body L22",
 # CHECK-NEXT:       "halve_until() L12",
 # CHECK:      "source": "

@@ -2,13 +2,8 @@
 # write however the code reaches the object: through a helper's parameter,
 # through a loop over a list of submodules held in a variable, or with
 # setattr (where the policy allows it). Each write below must be a remark and
-# make the mediator ISOLATE; today every one of them is FAST, so it would
-# change the shared model or torch in the server process.
-# XFAIL: *
-# Known bug: attribute stores are judged only when the base's value is a
-# module or an envoy. Parameters and elements of a list variable are
-# Unknown, and an unknown base is confirmed; setattr with a constant public
-# name is confirmed without looking at its target.
+# make the mediator ISOLATE, so it never changes the shared model or torch in
+# the server process.
 # RUN: %ivc check --verify --policy %S/Inputs/allow-getattr.toml %s
 import torch
 

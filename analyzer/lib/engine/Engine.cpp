@@ -46,7 +46,8 @@ void initContext(ModuleContext &ctx, std::shared_ptr<ParsedFile> file, const Man
   ctx.scopes = std::make_unique<ScopeTree>(ctx.file->module);
   ctx.traces = traceBindings(*ctx.file, *ctx.scopes);
   ctx.values = std::make_unique<ValueAnalysis>(ctx.file->module, *ctx.file->source, *ctx.scopes,
-                                               ctx.traces, manifest, traceMethods);
+                                               ctx.traces, manifest, traceMethods,
+                                               &OpCatalog::builtin());
 }
 
 // A manifest function's source, placed at its line and column in its file so
