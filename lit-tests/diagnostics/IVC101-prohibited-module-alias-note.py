@@ -1,9 +1,6 @@
 # IVC101 notes: for a name bound by an assignment to a prohibited module's
 # member, the note should point at that assignment ("'run' is bound here"),
 # as it does for an aliased builtin (IVC102), not at the import of the module.
-# XFAIL: *
-# Known bug: the note says "'run' is imported here" and points at
-# `import subprocess as sp`, a line that does not bind 'run'.
 # RUN: %ivc check --verify %s
 import subprocess as sp  # expected-note@+2 {{'run' is bound here}}
 

@@ -2,9 +2,6 @@
 # subject (`case {"_k": v}` reads subject["_k"] via get), so an underscore key
 # there should be rejected like the same subscript, the way IVC209 rejects an
 # underscore keyword in a class pattern like the attribute (IVC201).
-# XFAIL: *
-# Known bug: mapping-pattern keys are not checked; the mediator below is only
-# ISOLATE (IVC308, match statement).
 # RUN: %ivc check --verify %s
 with model.trace("The Eiffel Tower is in") as tracer:
     cache = {"_hidden": model.transformer.h[4].output[0]}

@@ -9,7 +9,7 @@ import torch
 
 def halve_until(hidden, limit):
     scale = 1.0
-    while hidden.norm() * scale > limit:  # expected-remark {{Function 'halve_until' has a while loop; it runs in a sandboxed worker}}
+    while hidden.norm() * scale > limit:  # expected-remark {{Function 'halve_until' has a while loop}}
         scale /= 2
     return scale
 
@@ -17,7 +17,7 @@ def halve_until(hidden, limit):
 with model.trace("The Eiffel Tower is in") as tracer:
     hidden = model.transformer.h[8].output[0]
     steps = 0
-    while steps < 3:  # expected-remark {{Trace body has a while loop; it runs in a sandboxed worker}}
+    while steps < 3:  # expected-remark {{Trace body has a while loop}}
         steps += 1
     scale = halve_until(hidden, 100.0)
     out = model.lm_head.output.save()
@@ -33,7 +33,7 @@ with model.trace("The Eiffel Tower is in") as tracer:
 # CHECK:      "reasons": [
 # CHECK-NEXT:   {
 # CHECK-NEXT:     "code": "IVC301",
-# CHECK-NEXT:     "message": "Function 'halve_until' has a while loop;
+# CHECK-NEXT:     "message": "Function 'halve_until' has a while loop",
 # CHECK:          "via": [
 # CHECK-NEXT:       "body L22",
 # CHECK-NEXT:       "halve_until() L12",

@@ -6,14 +6,14 @@ import torch
 
 
 def safe_layer(index):
-    try:  # expected-remark {{Function 'safe_layer' has a try block; it runs in a sandboxed worker}}
+    try:  # expected-remark {{Function 'safe_layer' has a try block}}
         return model.transformer.h[index]
     finally:
         pass
 
 
 with model.trace("The Eiffel Tower is in") as tracer:
-    try:  # expected-remark {{Trace body has a try block; it runs in a sandboxed worker}}
+    try:  # expected-remark {{Trace body has a try block}}
         hidden = model.transformer.h[40].output[0].save()
     except IndexError:
         hidden = model.transformer.h[-1].output[0].save()

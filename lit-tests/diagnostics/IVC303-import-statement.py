@@ -7,12 +7,12 @@ import torch
 
 
 def normalize(hidden):
-    import torch.nn.functional as F  # expected-remark {{Function 'normalize' imports 'torch.nn.functional' at run time; it runs in a sandboxed worker}}
+    import torch.nn.functional as F  # expected-remark {{Function 'normalize' imports 'torch.nn.functional' at run time}}
     return F.normalize(hidden, dim=-1)
 
 
 with model.trace("The Eiffel Tower is in") as tracer:
-    import einops  # expected-remark {{Trace body imports 'einops' at run time; it runs in a sandboxed worker}}
+    import einops  # expected-remark {{Trace body imports 'einops' at run time}}
     from collections import Counter  # expected-remark {{Trace body imports 'collections' at run time}}
     import numpy as np, json  # expected-remark {{imports 'numpy' at run time}} expected-remark {{imports 'json' at run time}}
     hidden = model.transformer.h[3].output[0]

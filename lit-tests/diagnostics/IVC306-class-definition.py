@@ -6,7 +6,7 @@
 import torch
 
 
-class Steering:  # expected-remark {{Class 'Steering' defines class 'Steering'}}
+class Steering:  # expected-remark {{Trace body uses class 'Steering'}}
     def __init__(self, vector, scale):
         self.vector = vector
         self.scale = scale

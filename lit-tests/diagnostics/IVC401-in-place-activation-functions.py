@@ -4,9 +4,6 @@
 # an inplace parameter (docs/op-catalog.md: "the analyzer treats an out=
 # argument as an in-place update wherever it appears"), and a write through
 # `.data`. Otherwise an ISOLATE mediator's edit stays in the worker.
-# XFAIL: *
-# Known bug: BoundaryPass only looks at tensor methods (`h.relu_()`), slice
-# and augmented assignment; none of these is reported or recorded.
 # RUN: %ivc check --verify %s
 import torch
 

@@ -2,10 +2,6 @@
 # nnsight's .save() on a value; calling them saves nothing across the
 # boundary and must not be reported as saving the module. (They are IVC307
 # remarks, io.)
-# XFAIL: *
-# Known bug: BoundaryPass treats every call of an attribute named `save` as
-# nnsight's save and warns "saves 'torch', which cannot cross a process
-# boundary".
 # RUN: %ivc check --verify %s
 import numpy as np
 import torch

@@ -1,10 +1,5 @@
 # IVC404: a name that an invoke binds itself before using it is that
 # invoke's own value, even if another invoke binds the same name; no warning.
-# XFAIL: *
-# Known bug: the check is flow-insensitive and warns on any use of a name
-# that has a binding in another invoke, in both directions ("'hidden' is made
-# in invoke #1 and used in invoke #0"), and the same for the loop variable
-# 'layer'.
 # RUN: %ivc check --verify %s
 # expected-no-diagnostics
 with model.trace() as tracer:
