@@ -19,7 +19,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 
+#include <deque>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ivc {
@@ -108,8 +110,10 @@ private:
   const std::vector<std::string> &traceMethods_;
   const OpCatalog *catalog_; // what calls produce tensors; null: none do
   std::vector<int32_t> slot_; // by op index: -1 not computed, -2 in progress, else index
-  std::vector<ValueSet> memo_;
-  llvm::DenseMap<const ir::Op *, ValueSet> returns_;
+  // Containers whose elements never move: callers hold references to sets
+  // while asking for more.
+  std::deque<ValueSet> memo_;
+  std::unordered_map<const ir::Op *, ValueSet> returns_;
   llvm::BumpPtrAllocator arena_;
 };
 
