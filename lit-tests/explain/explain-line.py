@@ -2,7 +2,7 @@
 # line and why: the tier, each deciding reason with its path into helpers,
 # what it touches, and how to fix each rule from docs/diagnostics.
 # RUN: %ivc explain %s:18 | FileCheck %s --check-prefix=INVOKE
-# RUN: %ivc explain %s:16 | FileCheck %s --check-prefix=TRACE
+# RUN: %ivc explain %s:14 | FileCheck %s --check-prefix=TRACE
 # RUN: not %ivc explain %s:5 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 import json
 

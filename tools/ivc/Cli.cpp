@@ -49,6 +49,11 @@ bool takeValue(int argc, char **argv, int &i, const char *name, std::string &out
     out = argv[i] + len + 1;
     return true;
   }
+  // Short options also take their value attached: -j4.
+  if (len == 2 && argv[i][len] != '\0') {
+    out = argv[i] + len;
+    return true;
+  }
   if (argv[i][len] != '\0')
     return false;
   if (i + 1 >= argc) {

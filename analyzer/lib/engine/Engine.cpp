@@ -4,6 +4,7 @@
 #include "Suppressions.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 
 namespace ivc {
@@ -45,7 +46,8 @@ void initContext(ModuleContext &ctx, std::shared_ptr<ParsedFile> file, const Man
   ctx.scopes = std::make_unique<ScopeTree>(ctx.file->module);
   ctx.traces = traceBindings(*ctx.file, *ctx.scopes);
   ctx.values = std::make_unique<ValueAnalysis>(ctx.file->module, *ctx.file->source, *ctx.scopes,
-                                               ctx.traces, manifest, traceMethods);
+                                               ctx.traces, manifest, traceMethods,
+                                               &OpCatalog::builtin());
 }
 
 // A manifest function's source, placed at its line and column in its file so
@@ -120,9 +122,17 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
   auto analysis = std::make_unique<Analysis>();
   Analysis &a = *analysis;
   a.policy = options.policy;
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  auto start = Clock::now();
   std::shared_ptr<ParsedFile> parsed = frontend_->parse(std::move(source), oldTree);
   a.parsed = parsed;
+  a.timings.frontend = seconds(start);
+  start = Clock::now();
   initContext(a.main, parsed, options.manifest.get(), methods);
+  a.timings.resolve = seconds(start);
 
   // Functions bound by the manifest are parsed from their own source, laid
   // out at their first line so diagnostics point into the original file.
@@ -152,11 +162,15 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
   a.facts.resize(parsed->traces.size());
   for (const TraceRegion &trace : parsed->traces) {
     for (const Mediator &m : trace.mediators) {
+      start = Clock::now();
       EffectiveCode code = buildEffectiveCode(m, a.main, loader);
+      a.timings.resolve += seconds(start);
+      start = Clock::now();
       MediatorFacts &facts = a.facts[trace.index].emplace_back();
       MediatorContext ctx{a.policy, catalog, trace, m, code, facts, sink, *parsed->source};
       for (auto &pass : passes)
         pass->run(ctx);
+      a.timings.passes += seconds(start);
     }
   }
 

@@ -19,13 +19,16 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 
+#include <deque>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ivc {
 
-class Manifest;
+struct Manifest;
 struct ManifestBinding;
+class OpCatalog;
 
 enum class ValueKind : uint8_t {
   Unknown,      // anything (a parameter, the result of an unknown call, ...)
@@ -72,7 +75,8 @@ class ValueAnalysis {
 public:
   ValueAnalysis(const ir::Module &module, const SourceFile &source, const ScopeTree &scopes,
                 const TraceBindings &traces, const Manifest *manifest,
-                const std::vector<std::string> &traceMethods);
+                const std::vector<std::string> &traceMethods,
+                const OpCatalog *catalog = nullptr);
 
   /// The values `op` can evaluate to.
   const ValueSet &valuesOf(const ir::Op *op);
@@ -104,14 +108,20 @@ private:
   const TraceBindings &traces_;
   const Manifest *manifest_;
   const std::vector<std::string> &traceMethods_;
+  const OpCatalog *catalog_; // what calls produce tensors; null: none do
   std::vector<int32_t> slot_; // by op index: -1 not computed, -2 in progress, else index
-  std::vector<ValueSet> memo_;
-  llvm::DenseMap<const ir::Op *, ValueSet> returns_;
+  // Containers whose elements never move: callers hold references to sets
+  // while asking for more.
+  std::deque<ValueSet> memo_;
+  std::unordered_map<const ir::Op *, ValueSet> returns_;
   llvm::BumpPtrAllocator arena_;
 };
 
 /// Appends `v` to `set` unless an equal value is there (and caps the set).
 void addValue(ValueSet &set, const Value &v);
+
+/// Tensor methods that return a view sharing the receiver's storage.
+bool isViewMethod(std::string_view method);
 
 } // namespace ivc
 
