@@ -215,6 +215,8 @@ class WorkerLink:
                                         "process group") from None
                 raise WorkerCrashed(f"{self.description} died mid-protocol ({e}); "
                                     "it crashed, hit a limit, or was killed") from None
+            except (_core.ProtocolError, _core.CodecError) as e:
+                raise ProtocolViolation(f"{self.description} broke the protocol: {e}") from None
             except _core.ChannelError as e:
                 raise WorkerCrashed(f"{self.description}: {e}") from None
             except Exception as e:  # noqa: BLE001 - whatever worker bytes cause
