@@ -3,6 +3,7 @@
 
 #include "ivc/runtime/codec/Codec.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <poll.h>
@@ -21,7 +22,9 @@ Result<Value> decodeFrame(const Frame &frame) {
 
 Result<std::unique_ptr<Worker>> Worker::adopt(pid_t pid, UniqueFd pidfd, UniqueFd channel,
                                               const SandboxConfig &config, bool ourChild) {
+  static std::atomic<uint64_t> next{1};
   std::unique_ptr<Worker> w(new Worker());
+  w->id_ = next++;
   w->pid_ = pid;
   w->pidfd_ = std::move(pidfd);
   w->ourChild_ = ourChild;

@@ -236,6 +236,7 @@ PYBIND11_MODULE(_core, m) {
   // --- workers and the pool ----------------------------------------------
   py::class_<WorkerHandle, std::shared_ptr<WorkerHandle>>(m, "Worker")
       .def_property_readonly("pid", [](WorkerHandle &h) { return h.get().pid(); })
+      .def_property_readonly("id", [](WorkerHandle &h) { return h.get().id(); })
       .def_property_readonly("origin", [](WorkerHandle &h) { return h.get().origin(); })
       .def_property_readonly("jobs", [](WorkerHandle &h) { return h.get().jobs; })
       .def_property_readonly("facts",

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <poll.h>
@@ -108,6 +109,29 @@ TEST(Worker, StartFailureIsReported) {
   Result<std::unique_ptr<Worker>> w = spawnWorker(options(), c);
   ASSERT_FALSE(w.ok());
   EXPECT_NE(w.error().message.find("no_such_module_ivc"), std::string::npos) << w.error().message;
+}
+
+TEST(Worker, SilentWorkerTimesOutAndIsKilled) {
+  // A "worker" that never answers: the host gives up at the start deadline
+  // and kills it (and its process group) on the way out.
+  char path[] = "/tmp/ivc-silent-XXXXXX";
+  int fd = ::mkstemp(path);
+  std::string script = "#!/bin/sh\nsleep 60 &\nexec sleep 60\n";
+  ASSERT_EQ(::write(fd, script.data(), script.size()), (ssize_t)script.size());
+  ::close(fd);
+  ::chmod(path, 0755);
+  WorkerOptions silent;
+  silent.workerPath = path;
+  SandboxConfig c = light();
+  c.startTimeoutMs = 300;
+  auto t0 = std::chrono::steady_clock::now();
+  Result<std::unique_ptr<Worker>> w = spawnWorker(silent, c);
+  auto waited = std::chrono::steady_clock::now() - t0;
+  ::unlink(path);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().kind, Error::Timeout) << w.error().message;
+  // Not a timing assertion: only that the host did not wait for the sleep.
+  EXPECT_LT(waited, std::chrono::seconds(30));
 }
 
 TEST(Zygote, ForksLockedDownWorkers) {

@@ -52,6 +52,14 @@ class _FastThreads:
 
 _threads = _FastThreads()
 
+# FAST turns, process-wide: while a FAST mediator runs, its random generator
+# state is installed as torch's (CPU) default one. Runs on other models in
+# other threads take their FAST turns one at a time, so no two mediators'
+# states are ever swapped in at once. (A model forward drawing random numbers
+# in another thread during a turn would still draw from the mediator's
+# stream: the default generator is process-wide.)
+_turn = threading.Lock()
+
 
 class FastLink:
     """A mediator in a host thread, over an in-memory channel."""
@@ -71,6 +79,7 @@ class FastLink:
     # out when it sends, so the model's own random draws are untouched.
     def _enter(self):
         if self._host_rng is None:
+            _turn.acquire()
             self._host_rng = torch.get_rng_state()
             torch.set_rng_state(self._rng)
 
@@ -79,6 +88,7 @@ class FastLink:
             self._rng = torch.get_rng_state()
             torch.set_rng_state(self._host_rng)
             self._host_rng = None
+            _turn.release()
 
     def start(self, job):
         self._rng = torch.Generator().manual_seed(job["seed"]).get_state()
@@ -98,17 +108,23 @@ class FastLink:
     def send(self, msg):
         data = _core.encode(msg, self.tensors.export)
         self._enter()
-        self.channel.send(data)
+        try:
+            self.channel.send(data)
+        except BaseException:
+            self._leave()
+            raise
 
     def recv(self, deadline):
         try:
             data, _ = self.channel.recv(timeout_ms=_timeout_ms(deadline))
-            self._leave()
         except _core.ChannelTimeout:
             raise MediatorTimeout("the FAST mediator did not finish before its deadline "
                                   "(its thread is abandoned)") from None
         except _core.ChannelClosed:
             raise WorkerCrashed("the FAST mediator's thread ended mid-protocol") from None
+        finally:
+            # Its turn is over: it sent a message, or it is abandoned.
+            self._leave()
         msg = _core.decode(data, self.tensors.import_)
         _protocol.check_mediator_message(msg)
         return msg

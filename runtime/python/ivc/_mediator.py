@@ -17,8 +17,11 @@ import torch
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
 
 # Module trees by key, shared by every mediator in this process: the host
-# sends a model's tree once per process (worker) and then only its key.
+# sends a model's tree once per process (worker) and then only its key. A
+# worker keeps every tree it was sent (the host counts on it); the host
+# process bounds its own cache (TREE_CACHE_LIMIT, set by the runtime).
 TREE_CACHE = {}
+TREE_CACHE_LIMIT = None
 
 _BUILTIN_ERRORS = {
     name: obj for name, obj in vars(builtins).items()
@@ -230,8 +233,11 @@ class Mediator:
         self.receiver = job["receiver"]
         tree = job["tree"]
         if "modules" in tree:
+            if TREE_CACHE_LIMIT is not None and len(TREE_CACHE) >= TREE_CACHE_LIMIT:
+                TREE_CACHE.pop(next(iter(TREE_CACHE)))
             TREE_CACHE[tree["key"]] = Tree(tree["modules"], tree["params"])
-        self.tree = TREE_CACHE[tree["key"]]
+        self.tree = TREE_CACHE.get(tree["key"]) or Tree(tree.get("modules", ()),
+                                                        tree.get("params", ()))
         self.calls = {}
         self.iteration = None   # the call index a tracer.iter loop is at
         self.unbounded = False  # in tracer.iter[:] / tracer.all()

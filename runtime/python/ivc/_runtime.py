@@ -1,6 +1,7 @@
 """The Runtime: runs a plan's trace against a model, FAST mediators in host
 threads, ISOLATE mediators in pooled ivc-workers, REJECT never."""
 
+import collections
 import dataclasses
 import logging
 import secrets
@@ -205,7 +206,8 @@ class Runtime:
                                 stderr_fd=-1 if worker_stderr is None else worker_stderr)
         self._locks = weakref.WeakKeyDictionary()
         self._locks_guard = threading.Lock()
-        self._trees = {}  # worker pid -> model tree keys it has
+        self._trees = collections.OrderedDict()  # worker id -> tree keys it has (LRU)
+        _mediator.TREE_CACHE_LIMIT = 256
         passed, lines, error = _core.run_audit(self.worker_path, self.python_path,
                                                allow_jit=self.sandbox.allow_jit)
         self.audit_passed = passed
@@ -308,7 +310,9 @@ class Runtime:
                                          "isolated execution")
             self._require_sandbox()
         args, rows, total = _batch(list(inputs), t.mediators)
-        jobs = self._jobs(plan, t, values, model, tier_of)
+        key, modules, paths, params = _model_tree(model)
+        tree = (key, paths, sorted(params))
+        jobs = self._jobs(plan, t, values, tier_of)
         if seed is None:
             seed = secrets.randbits(62)
         for i, job in enumerate(jobs):
@@ -324,15 +328,14 @@ class Runtime:
                     link = self._worker_link(tenant)
                     deadline = getattr(link, "deadline", time.monotonic())
                     if isinstance(link, WorkerLink):
-                        self._tree_job(jobs[i], link.worker)
+                        self._tree_job(jobs[i], tree, link.worker)
                 states.append(MediatorState(m.index, m, link, r, deadline))
             for s, job in zip(states, jobs):
                 if s.tier == "fast":
-                    self._tree_job(job, None)
+                    self._tree_job(job, tree, None)
                     _clone_tensors(job["values"])
             grad = any(m.differentiate for m in t.mediators)
-            inter = Interleaver(model, states, total, t.receiver, t.index, self._modules,
-                                self._params)
+            inter = Interleaver(model, states, total, t.receiver, t.index, modules, params)
             try:
                 with torch.set_grad_enabled(grad):
                     inter.start(jobs)
@@ -355,10 +358,7 @@ class Runtime:
             return FailedLink(WorkerCrashed(f"could not start a worker: {e}"))
         return WorkerLink(self, worker, self.sandbox.trace_timeout_s)
 
-    def _jobs(self, plan, t, values, model, tier_of):
-        key, self._modules, paths, params = _model_tree(model)
-        self._params = params
-        self._tree = (key, paths, sorted(params))
+    def _jobs(self, plan, t, values, tier_of):
         allow = set(self.sandbox.import_allowlist)
         # Modules are bound by name and imported on the mediator's side
         # (subject to the import allowlist); a free name that is itself an
@@ -402,14 +402,18 @@ class Runtime:
             })
         return jobs
 
-    def _tree_job(self, job, worker):
-        key, modules, params = self._tree
+    def _tree_job(self, job, tree, worker):
+        key, modules, params = tree
         if worker is None:
             known = key in _mediator.TREE_CACHE
         else:
-            seen = self._trees.setdefault(worker.pid, set())
-            known = key in seen
-            seen.add(key)
+            with self._locks_guard:
+                seen = self._trees.pop(worker.id, set())
+                known = key in seen
+                seen.add(key)
+                self._trees[worker.id] = seen
+                while len(self._trees) > 4096:  # workers long retired
+                    self._trees.popitem(last=False)
         job["tree"] = {"key": key} if known else {"key": key, "modules": modules,
                                                   "params": params}
 

@@ -130,6 +130,18 @@ class Faults(unittest.TestCase):
             self.assertIsInstance(err, ValueError)
             self.assertIn("has shape (5, 5), expected (2, 8, 32)", str(err))
 
+    def test_fast_mediator_past_its_deadline_is_abandoned(self):
+        rt = ivc.Runtime(ivc.SandboxConfig(import_allowlist=["torch", "time"]),
+                         fast_timeout_s=0.5)
+        self.addCleanup(rt.close)
+        p = plan(mediator("import time\nh = model.transformer.h[0].output[0]\ntime.sleep(3)\n",
+                          kind="invoke"), SURVIVOR)
+        r = rt.run(p, self.model, [self.ids, self.ids], raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
+        # The next FAST mediator took its turn after the abandoned one.
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
+        self.assertIsNone(r.mediators[1].error)
+
     def test_infinite_loop_times_out(self):
         with WorkerPids() as w:
             err, _ = self.run_failing("""

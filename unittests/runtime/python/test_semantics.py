@@ -56,6 +56,37 @@ class Iteration(unittest.TestCase):
         self.assertIn("never reached", str(err))
 
 
+class Concurrency(unittest.TestCase):
+    def test_runs_on_two_models_from_two_threads(self):
+        import threading
+        models = [TinyGPT(seed=1), TinyGPT(seed=2)]
+        ids = tokens(batch=1)
+        p = plan(mediator("""
+            h = model.transformer.h[0].output[0]
+            h += 1
+            logits = model.lm_head.output.save()
+            """, saves=["logits"]))
+        expected = [Hooked(m).replace("transformer.h.0", lambda o: (o[0] + 1,))(ids)
+                    for m in models]
+        failures = []
+
+        def work(i, tier):
+            try:
+                for _ in range(20):
+                    r = runtime().run(p, models[i], [ids], tiers={0: tier})
+                    if not torch.equal(r["logits"], expected[i]):
+                        failures.append((i, tier))
+            except Exception as e:  # noqa: BLE001
+                failures.append(e)
+        threads = [threading.Thread(target=work, args=(i, tier))
+                   for i, tier in ((0, "fast"), (1, "isolate"), (1, "fast"), (0, "isolate"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(failures, [])
+
+
 class Semantics(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -43,6 +43,8 @@ public:
   Worker &operator=(const Worker &) = delete;
 
   pid_t pid() const { return pid_; }
+  /// Unique for the life of the host process (pids are recycled).
+  uint64_t id() const { return id_; }
   int pidfd() const { return pidfd_.get(); }
   SocketChannel &channel() { return *channel_; }
   ShmArena &arena() { return *arena_; }
@@ -73,6 +75,7 @@ public:
 private:
   Worker() = default;
   pid_t pid_ = -1;
+  uint64_t id_ = 0;
   UniqueFd pidfd_;
   bool ourChild_ = false;
   bool killed_ = false;
