@@ -249,11 +249,14 @@ class Mediator:
     # -- the protocol ---------------------------------------------------
     def _mutations(self):
         out = []
+        exposed = getattr(self.port.tensors, "exposed", None)
         for entry in self.tracked:
             version = entry[1]._version
             if version != entry[2]:
                 entry[2] = version
                 out.append((entry[0], entry[1]))
+            elif exposed and _overlaps(entry[3], exposed):
+                out.append((entry[0], entry[1]))  # maybe written behind torch's back
         return out
 
     def _exchange(self, msg):
@@ -275,7 +278,7 @@ class Mediator:
         order), and watches its version counter."""
         for t in _tensors_in(value):
             if self.track:
-                self.tracked.append([self.deliveries, t, t._version])
+                self.tracked.append([self.deliveries, t, t._version, _span(t)])
             self.deliveries += 1
         return _savable(value)
 
@@ -332,6 +335,15 @@ class Mediator:
         real_import = builtins.__import__
 
         def import_(name, globals=None, locals=None, fromlist=(), level=0):
+            # C code importing lazily while user code runs (numpy's sum
+            # imports numpy.core._methods) comes through here too, since
+            # PyImport_Import takes __import__ from the calling frame. It
+            # passes an empty *list* as fromlist, where import statements
+            # pass None or a tuple: that is the library's import, not the
+            # user's, and is not gated here (the audit hook and the kernel
+            # still are).
+            if type(fromlist) is list and not fromlist and level == 0:
+                return real_import(name, globals, locals, fromlist, level)
             top = name.partition(".")[0]
             # torch imports ctypes itself, so `import ctypes` finds it loaded
             # and raises no audit event: refuse it here, by name.
@@ -381,6 +393,20 @@ class Mediator:
         t = type(exc)
         name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
         self.port.send(("exception", name, str(exc), tb_text, location, self._mutations()))
+
+
+def _span(t):
+    if t.numel() == 0:
+        return None
+    start = t.data_ptr()
+    return start, start + t.numel() * t.element_size()
+
+
+def _overlaps(span, spans):
+    if span is None:
+        return False
+    lo, hi = span
+    return any(a < hi and lo < b for a, b in spans)
 
 
 def _tensors_in(value):

@@ -174,6 +174,53 @@ class HostArenaTensors:
             self._bases.drop(s)
 
 
+def byte_span(t):
+    """[first, last) bytes a tensor's elements occupy (non-negative strides)."""
+    if t.numel() == 0:
+        return None
+    extent = sum((size - 1) * stride for size, stride in zip(t.shape, t.stride()) if size > 0)
+    start = t.data_ptr()
+    return start, start + (extent + 1) * t.element_size()
+
+
+# Writes that bypass torch's version counter: a numpy view (.numpy(),
+# np.asarray), .data (a tensor with its own counter), the storage, DLPack.
+# In a worker, these entry points record the bytes they expose; a delivered
+# activation overlapping them is carried back with every later message, so
+# such writes reach the model as they would in process.
+_RAW_ACCESS = ("numpy", "__array__", "untyped_storage", "storage", "_storage", "__dlpack__")
+
+
+def watch_raw_access(exposed):
+    """Worker only (trusted set-up, before lockdown)."""
+    cls = torch.Tensor
+
+    def wrap(name):
+        original = getattr(cls, name)
+
+        def method(self, *args, **kwargs):
+            span = byte_span(self)
+            if span is not None and self.is_cpu:
+                exposed.append(span)
+            return original(self, *args, **kwargs)
+        method.__name__ = name
+        method.__doc__ = original.__doc__
+        setattr(cls, name, method)
+
+    for name in _RAW_ACCESS:
+        if hasattr(cls, name):
+            wrap(name)
+    data = torch._C._TensorBase.data
+
+    def get_data(self):
+        span = byte_span(self)
+        if span is not None and self.is_cpu:
+            exposed.append(span)
+        return data.__get__(self)
+
+    cls.data = property(get_data, data.__set__, doc=data.__doc__)
+
+
 class NeedSpace(Exception):
     def __init__(self, nbytes):
         super().__init__(nbytes)
@@ -186,6 +233,7 @@ class WorkerArenaTensors:
     track_mutations = True
 
     def __init__(self):
+        self.exposed = []    # byte spans raw access exposed in this job
         self._segments = {}  # space -> Segment (keeps the mapping alive)
         self._bases = _Bases()
         self._upload = None  # space

@@ -48,6 +48,7 @@ def serve(fd):
         return 2
     _, config, segments = msg
     tensors = _tensors.WorkerArenaTensors()
+    _tensors.watch_raw_access(tensors.exposed)
     try:
         tensors.adopt(segments, fds)
         _preload(config["preload"])
@@ -74,6 +75,7 @@ def serve(fd):
         if msg[0] == "run":
             job = msg[1]
             tensors.drop(job.get("drop_spaces", ()))
+            tensors.exposed.clear()
             torch.default_generator.manual_seed(job["seed"])
             _mediator.run_job(port, job, _ivc_worker.run_user)
         elif msg[0] == "exit":

@@ -56,6 +56,32 @@ class Iteration(unittest.TestCase):
         self.assertIn("never reached", str(err))
 
 
+class RawWrites(unittest.TestCase):
+    """Writes that bypass torch's version counter still reach the model from
+    a worker: a numpy view, .data, the storage."""
+
+    def test_writes_behind_torchs_back(self):
+        rt = ivc.Runtime(ivc.SandboxConfig(preload=["torch", "numpy", "math"]))
+        self.addCleanup(rt.close)
+        model, ids = TinyGPT(), tokens(batch=2)
+        bodies = {
+            "numpy view": "arr = h.numpy()\narr[:, -1] += 1",
+            ".data": "h.data[:, -1] += 1",
+            "np.asarray": "h.__array__()[:, -1] += 1",
+            "storage": "h.storage()[0] = 7.0",
+            "view of a view": "h[1].numpy()[-1] *= 0",
+            "read only": "x = float(h.numpy().sum())",
+        }
+        plain = Hooked(model)(ids)
+        for name, body in bodies.items():
+            p = plan(mediator("h = model.transformer.h[1].output[0]\n" + body +
+                              "\nlogits = model.lm_head.output.save()\n", saves=["logits"]))
+            fast, isolate = (rt.run(p, model, [ids], tiers={0: t})["logits"]
+                             for t in ("fast", "isolate"))
+            self.assertTrue(torch.equal(fast, isolate), name)
+            self.assertEqual(torch.equal(fast, plain), name == "read only", name)
+
+
 class Concurrency(unittest.TestCase):
     def test_runs_on_two_models_from_two_threads(self):
         import threading
