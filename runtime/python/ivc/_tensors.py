@@ -191,17 +191,27 @@ def byte_span(t):
 _RAW_ACCESS = ("numpy", "__array__", "untyped_storage", "storage", "_storage", "__dlpack__")
 
 
+EVERYTHING = (0, 1 << 64)
+
+
 def watch_raw_access(exposed):
     """Worker only (trusted set-up, before lockdown)."""
     cls = torch.Tensor
+
+    def record(t):
+        if exposed and exposed[0] is EVERYTHING:
+            return
+        span = byte_span(t)
+        if span is not None and t.is_cpu:
+            exposed.append(span)
+            if len(exposed) > 256:  # a loop over .data: assume all of it
+                exposed[:] = [EVERYTHING]
 
     def wrap(name):
         original = getattr(cls, name)
 
         def method(self, *args, **kwargs):
-            span = byte_span(self)
-            if span is not None and self.is_cpu:
-                exposed.append(span)
+            record(self)
             return original(self, *args, **kwargs)
         method.__name__ = name
         method.__doc__ = original.__doc__
@@ -213,9 +223,7 @@ def watch_raw_access(exposed):
     data = torch._C._TensorBase.data
 
     def get_data(self):
-        span = byte_span(self)
-        if span is not None and self.is_cpu:
-            exposed.append(span)
+        record(self)
         return data.__get__(self)
 
     cls.data = property(get_data, data.__set__, doc=data.__doc__)
