@@ -364,6 +364,32 @@ int runAudit(const std::vector<std::string> &pythonPaths, bool verbose, bool all
   if (!startPython("ivc-worker", pythonPaths))
     return 2;
 
+  // Whether workers get a network namespace here (reported, not required:
+  // the filter keeps sockets out either way).
+  {
+    int p[2];
+    char status[200] = "unknown";
+    if (::pipe2(p, O_CLOEXEC) == 0) {
+      PyOS_BeforeFork();
+      pid_t pid = ::fork();
+      if (pid == 0) {
+        PyOS_AfterFork_Child();
+        std::string s = enterNetworkNamespace();
+        ssize_t ignored = ::write(p[1], s.c_str(), s.size());
+        (void)ignored;
+        ::_exit(0);
+      }
+      PyOS_AfterFork_Parent();
+      ::close(p[1]);
+      ssize_t n = pid > 0 ? ::read(p[0], status, sizeof status - 1) : -1;
+      status[n > 0 ? n : 0] = 0;
+      ::close(p[0]);
+      if (pid > 0)
+        ::waitpid(pid, nullptr, 0);
+    }
+    std::printf("%-8s %-22s %s\n", "info", "network-namespace", status[0] ? status : "unknown");
+  }
+
   int total = 0, refused = 0;
   for (const Canary &c : Canaries) {
     if (allowJit && c.run == execMemory) {
