@@ -16,6 +16,22 @@ void WorkerPool::clear() {
   // Destructors kill and reap outside the lock.
 }
 
+std::unique_ptr<Worker> WorkerPool::evictOverLimit() {
+  size_t total = 0;
+  for (const auto &[key, q] : idle_)
+    total += q.size();
+  if (total <= options_.maxIdleTotal)
+    return nullptr;
+  std::deque<std::unique_ptr<Worker>> *oldest = nullptr;
+  for (auto &[key, q] : idle_)
+    if (!q.empty() && (!oldest || q.front()->idleSince < oldest->front()->idleSince))
+      oldest = &q;
+  std::unique_ptr<Worker> w = std::move(oldest->front());
+  oldest->pop_front();
+  ++stats_.evicted;
+  return w;
+}
+
 WorkerPool::Stats WorkerPool::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
   return stats_;
@@ -113,7 +129,9 @@ void WorkerPool::release(std::unique_ptr<Worker> worker, bool clean) {
     auto &q = idle_[worker->poolKey];
     if (clean && worker->jobs < worker->config().maxJobsPerWorker &&
         q.size() < options_.maxIdlePerKey && worker->idleAndAlive()) {
+      worker->idleSince = std::chrono::steady_clock::now();
       q.push_back(std::move(worker));
+      retire = evictOverLimit();
       return;
     }
     ++stats_.retired;

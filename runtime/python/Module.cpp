@@ -288,17 +288,19 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<WorkerPool, std::shared_ptr<WorkerPool>>(m, "Pool")
       .def(py::init([](std::string workerPath, std::vector<std::string> pythonPath, size_t maxIdle,
-                       bool useZygote, int stderrFd) {
+                       bool useZygote, int stderrFd, size_t maxIdleTotal) {
              WorkerPool::Options o;
              o.worker.workerPath = std::move(workerPath);
              o.worker.pythonPath = std::move(pythonPath);
              o.worker.stderrFd = stderrFd;
              o.maxIdlePerKey = maxIdle;
+             o.maxIdleTotal = maxIdleTotal;
              o.useZygote = useZygote;
              return std::make_shared<WorkerPool>(std::move(o));
            }),
            py::arg("worker_path"), py::arg("python_path"), py::arg("max_idle") = 2,
-           py::arg("use_zygote") = true, py::arg("stderr_fd") = -1)
+           py::arg("use_zygote") = true, py::arg("stderr_fd") = -1,
+           py::arg("max_idle_total") = 8)
       .def(
           "acquire",
           [](WorkerPool &p, py::bytes config, const std::string &tenant) {
@@ -356,6 +358,7 @@ PYBIND11_MODULE(_core, m) {
         d["reused"] = s.reused;
         d["retired"] = s.retired;
         d["dead_idle"] = s.deadIdle;
+        d["evicted"] = s.evicted;
         d["zygote_starts"] = s.zygoteStarts;
         d["zygote_failures"] = s.zygoteFailures;
         return d;

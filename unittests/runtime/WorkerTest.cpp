@@ -189,6 +189,28 @@ TEST(Pool, ReusesOnlyCleanWorkersAndDetectsDeadOnes) {
   EXPECT_EQ(s.forked, 4u);
 }
 
+TEST(Pool, IdleWorkersAreBoundedAcrossTenants) {
+  WorkerPool::Options o;
+  o.worker = options();
+  o.maxIdlePerKey = 2;
+  o.maxIdleTotal = 2;
+  WorkerPool pool(o);
+  SandboxConfig c = light();
+  std::vector<pid_t> pids;
+  for (const char *tenant : {"a", "b", "c"}) {
+    auto w = std::move(*pool.acquire(c, tenant));
+    pids.push_back(w->pid());
+    pool.release(std::move(w), true);
+  }
+  EXPECT_EQ(pool.idle(), 2u);
+  EXPECT_EQ(pool.stats().evicted, 1u);
+  // The least recently used (tenant a) went; b is still warm.
+  auto b = std::move(*pool.acquire(c, "b"));
+  EXPECT_EQ(b->pid(), pids[1]);
+  auto a = std::move(*pool.acquire(c, "a"));
+  EXPECT_NE(a->pid(), pids[0]);
+}
+
 TEST(Watchdog, KillsTheProcessGroupAtTheDeadline) {
   Result<pid_t> pid = spawnProcess({"/bin/sh", "-c", "sleep 60 & sleep 60"}, -1, -1);
   ASSERT_TRUE(pid.ok());

@@ -196,14 +196,16 @@ class Runtime:
     """
 
     def __init__(self, sandbox=None, *, pool_size=2, zygote=True, worker_path=None,
-                 fast_timeout_s=30.0, unsafe_allow_failed_audit=False, worker_stderr=None):
+                 fast_timeout_s=30.0, unsafe_allow_failed_audit=False, worker_stderr=None,
+                 max_idle_workers=8):
         self.sandbox = sandbox or SandboxConfig()
         self.fast_timeout_s = fast_timeout_s
         self.worker_path = worker_path or _build_info.WORKER_PATH
         self.python_path = list(_build_info.WORKER_PYTHON_PATH)
         self._pool = _core.Pool(self.worker_path, self.python_path, max_idle=pool_size,
                                 use_zygote=zygote,
-                                stderr_fd=-1 if worker_stderr is None else worker_stderr)
+                                stderr_fd=-1 if worker_stderr is None else worker_stderr,
+                                max_idle_total=max(max_idle_workers, pool_size))
         self._locks = weakref.WeakKeyDictionary()
         self._locks_guard = threading.Lock()
         self._trees = collections.OrderedDict()  # worker id -> tree keys it has (LRU)

@@ -28,10 +28,13 @@ public:
     WorkerOptions worker;
     /// Idle workers kept per (configuration, tenant).
     size_t maxIdlePerKey = 2;
+    /// Idle workers kept in all (many tenants must not mean many idle
+    /// processes); the least recently used goes first.
+    size_t maxIdleTotal = 8;
     bool useZygote = true;
   };
   struct Stats {
-    uint64_t spawned = 0, forked = 0, reused = 0, retired = 0, deadIdle = 0;
+    uint64_t spawned = 0, forked = 0, reused = 0, retired = 0, deadIdle = 0, evicted = 0;
     uint64_t zygoteStarts = 0, zygoteFailures = 0;
   };
 
@@ -52,6 +55,8 @@ public:
 
 private:
   Result<std::unique_ptr<Worker>> make(const SandboxConfig &config);
+  /// With mu_ held: the least recently used idle worker, if over the limit.
+  std::unique_ptr<Worker> evictOverLimit();
 
   Options options_;
   mutable std::mutex mu_;

@@ -20,6 +20,7 @@
 #include "ivc/runtime/transport/Channel.h"
 #include "ivc/runtime/transport/TensorSpace.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <sys/types.h>
@@ -64,6 +65,8 @@ public:
 
   uint32_t jobs = 0;
   std::string poolKey;
+  /// When the pool last took it back (least recently used goes first).
+  std::chrono::steady_clock::time_point idleSince;
 
   /// Sends the job (config and segments) and waits for READY.
   Status handshake(Deadline deadline);
