@@ -101,21 +101,9 @@ int runExplain(const Options &opts) {
     return UsageOrIO;
   }
   std::string path = arg.substr(0, colon);
-  std::optional<std::string> text = readFile(path);
-  if (!text)
+  auto a = analyzeFile(path, opts);
+  if (!a)
     return UsageOrIO;
-  std::shared_ptr<const Manifest> manifest;
-  if (!loadManifest(opts, manifest))
-    return UsageOrIO;
-  PolicyCache policies(opts.policy);
-  std::optional<Policy> policy = policies.policyFor(path);
-  if (!policy)
-    return UsageOrIO;
-  AnalysisOptions options;
-  options.policy = std::move(*policy);
-  options.manifest = manifest;
-  Engine engine;
-  auto a = engine.analyze(std::make_shared<SourceFile>(path, std::move(*text)), options);
 
   uint32_t target = uint32_t(line - 1);
   // The innermost trace whose range holds the line; on a `with ...trace(...)`

@@ -14,6 +14,13 @@ std::string_view tierName(Tier t) {
   return "?";
 }
 
+size_t DiagnosticSink::KeyHash::operator()(
+    const std::tuple<uint16_t, const void *, uint32_t, uint32_t> &k) const {
+  size_t h = std::hash<const void *>()(std::get<1>(k));
+  h ^= (size_t(std::get<0>(k)) << 48) ^ (size_t(std::get<2>(k)) << 20) ^ std::get<3>(k);
+  return h * 0x9E3779B97F4A7C15ull;
+}
+
 bool DiagnosticSink::add(Diagnostic d) {
   auto key = std::make_tuple(uint16_t(d.id), static_cast<const void *>(d.file),
                              d.range.begin.offset, d.range.end.offset);

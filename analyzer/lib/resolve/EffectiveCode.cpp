@@ -74,16 +74,14 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
 
   llvm::DenseSet<const Op *> reached;
   for (size_t i = 0; i < code.units.size(); ++i) {
-    // Copies, not references: pushing a unit may move the vector.
+    // Index code.units[i] afresh each time: pushing a unit may move the vector.
     ModuleContext *context = code.units[i].context;
-    std::string name = code.units[i].name;
-    std::vector<ViaStep> via = code.units[i].via;
-    std::vector<Op *> ops = code.units[i].ops;
     // Code defined inside the unit is walked with it, not reached again.
-    for (Op *op : ops)
+    for (Op *op : code.units[i].ops)
       if (op->is(OpKind::FunctionDef) || op->is(OpKind::ClassDef) || op->is(OpKind::Lambda))
         reached.insert(op);
-    for (Op *op : ops) {
+    for (size_t k = 0; k < code.units[i].ops.size(); ++k) {
+      Op *op = code.units[i].ops[k];
       if (!op->is(OpKind::Name) && !op->is(OpKind::Attribute))
         continue;
       if (op->ctx != Ctx::Load)
@@ -109,8 +107,8 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
                                                     : CodeUnit::Kind::Lambda;
         next.op = target;
         next.name = unitName(target);
-        next.via = via;
-        next.via.push_back({name, op->range.begin.line + 1, op->range,
+        next.via = code.units[i].via;
+        next.via.push_back({code.units[i].name, op->range.begin.line + 1, op->range,
                             context->file ? context->file->source.get() : nullptr});
         next.context = ctx;
         code.collectOps(next);

@@ -30,6 +30,7 @@ public:
 
   void start(const Module &m) {
     tree_.opScope_.assign(m.numOps(), nullptr);
+    tree_.resolvedSlot_.assign(m.numOps(), 0);
     Scope *module = newScope(ScopeKind::Module, nullptr, m.root());
     build(module);
     // A `global`/`nonlocal` anywhere moves bindings between scopes: build the
@@ -286,8 +287,16 @@ size_t ScopeTree::builtScopes() const {
 }
 
 NameResolution ScopeTree::resolve(const Op *nameOp) const {
+  size_t i = nameOp->index;
+  if (i < resolvedSlot_.size() && resolvedSlot_[i])
+    return resolved_[resolvedSlot_[i] - 1];
   Scope *s = enclosingScope(nameOp);
-  return resolve(nameOp->text, s ? s : moduleScope());
+  NameResolution r = resolve(nameOp->text, s ? s : moduleScope());
+  if (i < resolvedSlot_.size()) {
+    resolved_.push_back(r);
+    resolvedSlot_[i] = uint32_t(resolved_.size());
+  }
+  return r;
 }
 
 NameResolution ScopeTree::resolve(std::string_view name, Scope *from) const {

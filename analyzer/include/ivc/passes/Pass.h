@@ -17,6 +17,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -63,7 +65,10 @@ public:
 
 private:
   std::vector<Diagnostic> diags_;
-  std::set<std::tuple<uint16_t, const void *, uint32_t, uint32_t>> seen_;
+  struct KeyHash {
+    size_t operator()(const std::tuple<uint16_t, const void *, uint32_t, uint32_t> &k) const;
+  };
+  std::unordered_set<std::tuple<uint16_t, const void *, uint32_t, uint32_t>, KeyHash> seen_;
 };
 
 /// What a pass sees of the mediator it runs on.

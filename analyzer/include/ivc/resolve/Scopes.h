@@ -104,6 +104,10 @@ private:
   mutable std::vector<std::unique_ptr<Scope>> scopes_;
   mutable std::vector<Scope *> opScope_; // by op index
   mutable llvm::DenseMap<const ir::Op *, Scope *> ownerScope_;
+  // Name ops resolve often (values, passes, plan facts): once each. By op
+  // index, 1 + the result's position in resolved_, or 0 (zero-filled cheaply).
+  mutable std::vector<uint32_t> resolvedSlot_;
+  mutable std::vector<NameResolution> resolved_;
 };
 
 /// Python 3.11's builtin names.

@@ -1,0 +1,40 @@
+//===- ValueHelpers.h - Shared by the value analysis's files (internal) -===//
+#ifndef IVC_LIB_RESOLVE_VALUEHELPERS_H
+#define IVC_LIB_RESOLVE_VALUEHELPERS_H
+
+#include "ivc/resolve/Values.h"
+
+#include <algorithm>
+#include <initializer_list>
+
+namespace ivc::values {
+
+using ir::Op;
+using ir::OpKind;
+
+inline Value make(ValueKind k, std::string_view text = {}, Op *op = nullptr) {
+  Value v;
+  v.kind = k;
+  v.text = text;
+  v.op = op;
+  return v;
+}
+
+inline Value knownStr(std::string_view s) {
+  Value v = make(ValueKind::Str, s);
+  v.known = true;
+  return v;
+}
+
+inline bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), s) != names.end();
+}
+
+inline void addAll(ValueSet &into, const ValueSet &from) {
+  for (const Value &v : from)
+    addValue(into, v);
+}
+
+} // namespace ivc::values
+
+#endif

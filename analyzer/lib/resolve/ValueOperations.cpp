@@ -1,0 +1,336 @@
+//===- ValueOperations.cpp - Attributes, subscripts, calls, operators -----===//
+#include "ValueHelpers.h"
+
+#include "ivc/policy/OpCatalog.h"
+
+#include <cstdlib>
+#include <functional>
+
+namespace ivc {
+
+using namespace ir;
+using namespace values;
+
+namespace {
+
+// Builtins whose result kind is known.
+ValueKind builtinResult(std::string_view name) {
+  // sum, min, max, abs, round and pow also take tensors: their result is unknown.
+  if (isOneOf(name, {"len", "int", "float", "divmod", "ord", "hash", "id", "complex"}))
+    return ValueKind::Number;
+  if (isOneOf(name, {"bool", "isinstance", "issubclass", "callable", "any", "all", "hasattr"}))
+    return ValueKind::Bool;
+  if (isOneOf(name, {"str", "repr", "format", "ascii", "chr", "hex", "oct", "bin"}))
+    return ValueKind::Str;
+  if (isOneOf(name, {"list", "tuple", "dict", "set", "frozenset", "sorted", "reversed", "range",
+                     "enumerate", "zip", "map", "filter"}))
+    return ValueKind::Container;
+  if (name == "print")
+    return ValueKind::NoneValue;
+  return ValueKind::Unknown;
+}
+
+} // namespace
+
+bool isViewMethod(std::string_view m) {
+  return isOneOf(m, {"view", "view_as", "reshape", "reshape_as", "transpose", "permute", "t",
+                     "squeeze", "unsqueeze", "expand", "expand_as", "narrow", "select",
+                     "unflatten", "flatten", "diagonal", "unbind", "split", "chunk", "movedim",
+                     "moveaxis", "swapaxes", "swapdims", "detach", "unfold", "as_strided"});
+}
+
+ValueSet ValueAnalysis::ofAttribute(const Op *op) {
+  if (isModelExpression(op))
+    return {make(ValueKind::Envoy)};
+  std::string_view attr = op->text;
+  ValueSet out;
+  for (const Value &base : valuesOf(op->operand(0))) {
+    switch (base.kind) {
+    case ValueKind::Qualified:
+      addValue(out, make(ValueKind::Qualified,
+                         save(std::string(base.text) + "." + std::string(attr)), base.op));
+      break;
+    case ValueKind::Envoy:
+      if (isOneOf(attr, {"output", "input", "inputs"})) {
+        addValue(out, make(ValueKind::Activation, base.text, const_cast<Op *>(op)));
+      } else if (isOneOf(attr, {"weight", "bias"})) {
+        addValue(out, make(ValueKind::Tensor));
+      } else if (isOneOf(attr, {"save", "skip", "next", "all", "parameters", "named_parameters",
+                                "to", "source", "stop"}) ||
+                 std::find(traceMethods_.begin(), traceMethods_.end(), attr) !=
+                     traceMethods_.end()) {
+        Value m = make(ValueKind::Method, attr, const_cast<Op *>(op));
+        m.receiver = ValueKind::Envoy;
+        addValue(out, m);
+      } else {
+        std::string path = base.text.empty() ? std::string(attr)
+                                             : std::string(base.text) + "." + std::string(attr);
+        addValue(out, make(ValueKind::Envoy, save(path)));
+      }
+      break;
+    case ValueKind::Builtin:
+    case ValueKind::Activation:
+      // Views share the delivered tensor's storage: writes through them are
+      // in-place updates of the activation.
+      if (isOneOf(attr, {"data", "T", "mT", "H", "mH", "real", "imag"})) {
+        addValue(out, base);
+        break;
+      }
+      [[fallthrough]];
+    case ValueKind::Tensor:
+    case ValueKind::Tracer:
+    case ValueKind::Str:
+    case ValueKind::Container:
+    case ValueKind::Number:
+    case ValueKind::Unknown:
+    case ValueKind::Instance: {
+      if (attr == "grad" || attr == "T" || attr == "mT" || attr == "data") {
+        addValue(out, make(ValueKind::Tensor));
+        break;
+      }
+      Value m = make(ValueKind::Method, attr, const_cast<Op *>(op));
+      m.receiver = base.kind;
+      addValue(out, m);
+      break;
+    }
+    default:
+      addValue(out, Value::unknown());
+      break;
+    }
+  }
+  return out;
+}
+
+ValueSet ValueAnalysis::ofSubscript(const Op *op) {
+  ValueSet out;
+  const Op *index = op->operand(1);
+  for (const Value &base : valuesOf(op->operand(0))) {
+    switch (base.kind) {
+    case ValueKind::Envoy: {
+      // A static index into a module list names one submodule; anything else, all of them.
+      std::string_view key = index && index->is(OpKind::Int) ? index->text : "*";
+      std::string path = base.text.empty() ? std::string(key)
+                                           : std::string(base.text) + "." + std::string(key);
+      addValue(out, make(ValueKind::Envoy, save(path)));
+      break;
+    }
+    case ValueKind::Activation:
+      addValue(out, base); // a view of the delivered value: in-place writes reach it
+      break;
+    case ValueKind::Tensor:
+      addValue(out, make(ValueKind::Tensor));
+      break;
+    case ValueKind::Container:
+      if (base.op && (base.op->is(OpKind::Tuple) || base.op->is(OpKind::List)) && index &&
+          index->is(OpKind::Int)) {
+        size_t i = std::strtoul(std::string(index->text).c_str(), nullptr, 0);
+        if (i < base.op->operands.size()) {
+          addAll(out, valuesOf(base.op->operands[i]));
+          break;
+        }
+      }
+      addValue(out, Value::unknown());
+      break;
+    case ValueKind::Method:
+      // tracer.iter[0:3]; anything else (h.shape[0]) is unknown.
+      addValue(out, base.receiver == ValueKind::Tracer ? make(ValueKind::Container, {}, nullptr)
+                                                       : Value::unknown());
+      break;
+    default:
+      addValue(out, Value::unknown());
+      break;
+    }
+  }
+  return out;
+}
+
+ValueSet ValueAnalysis::ofCall(const Op *op) {
+  ValueSet out;
+  for (const Value &callee : valuesOf(op->operand(0))) {
+    switch (callee.kind) {
+    case ValueKind::Builtin: {
+      ValueKind k = builtinResult(callee.text);
+      if (callee.text == "chr" && op->operands.size() == 2 && op->operand(1)->is(OpKind::Int)) {
+        std::string s;
+        unsigned long cp = std::strtoul(std::string(op->operand(1)->text).c_str(), nullptr, 0);
+        if (cp < 0x80) {
+          s += char(cp);
+          addValue(out, knownStr(save(s)));
+          break;
+        }
+      }
+      if (callee.text == "str" && op->operands.size() == 2) {
+        const ValueSet &arg = valuesOf(op->operand(1));
+        if (arg.size() == 1 && arg[0].kind == ValueKind::Str) {
+          addValue(out, arg[0]);
+          break;
+        }
+      }
+      addValue(out, make(k));
+      break;
+    }
+    case ValueKind::Qualified:
+      // Catalogued torch/numpy/einops functions make tensors, math numbers;
+      // anything else (torch.nn.Linear(...), a module's class) is unknown.
+      if (catalog_ && catalog_->function(callee.text) && callee.text.substr(0, 5) == "math.")
+        addValue(out, make(ValueKind::Number));
+      else if (catalog_ && catalog_->function(callee.text))
+        addValue(out, make(ValueKind::Tensor));
+      else
+        addValue(out, Value::unknown());
+      break;
+    case ValueKind::Envoy:
+      addValue(out, make(ValueKind::Tensor)); // calling a submodule runs it
+      break;
+    case ValueKind::UserClass:
+      addValue(out, make(ValueKind::Instance, callee.text, callee.op));
+      break;
+    case ValueKind::UserFunction:
+    case ValueKind::Lambda:
+      // What its return statements return: a closure made inside it
+      // (`clamp = make_clamp(...)`) is then a function of this file.
+      if (callee.op)
+        addAll(out, returnValues(callee.op));
+      else
+        addValue(out, Value::unknown());
+      break;
+    case ValueKind::Method: {
+      const Op *attr = callee.op;
+      const ValueSet &receivers = valuesOf(attr->operand(0));
+      if (callee.receiver == ValueKind::Envoy) {
+        if (isOneOf(callee.text, {"next", "all", "to"}))
+          addAll(out, receivers);
+        else if (callee.text == "save")
+          addAll(out, receivers);
+        else if (std::find(traceMethods_.begin(), traceMethods_.end(), callee.text) !=
+                 traceMethods_.end())
+          addValue(out, make(ValueKind::Tracer));
+        else
+          addValue(out, Value::unknown());
+      } else if (callee.receiver == ValueKind::Tracer) {
+        // barrier = tracer.barrier(2); barrier(): nnsight's own objects.
+        addValue(out, make(ValueKind::Tracer));
+      } else if (callee.receiver == ValueKind::Activation) {
+        // save(), in-place methods and views return (a view of) the delivered value.
+        if (callee.text == "save" || (callee.text.size() > 1 && callee.text.back() == '_') ||
+            isViewMethod(callee.text))
+          addAll(out, receivers);
+        else
+          addValue(out, make(ValueKind::Tensor));
+      } else if (callee.receiver == ValueKind::Tensor) {
+        addValue(out, make(ValueKind::Tensor));
+      } else if (callee.receiver == ValueKind::Str && callee.text == "join" &&
+                 op->operands.size() == 2) {
+        // "".join(["__cl", "ass__"]) folds to a known string.
+        std::string sep;
+        const ValueSet &sv = receivers;
+        const Op *items = op->operand(1);
+        bool known = sv.size() == 1 && sv[0].known && items &&
+                     (items->is(OpKind::List) || items->is(OpKind::Tuple));
+        std::string joined;
+        if (known) {
+          for (size_t i = 0; i < items->operands.size() && known; ++i) {
+            const ValueSet &iv = valuesOf(items->operands[i]);
+            known = iv.size() == 1 && iv[0].kind == ValueKind::Str && iv[0].known;
+            if (known)
+              joined += (i ? std::string(sv[0].text) : std::string()) + std::string(iv[0].text);
+          }
+        }
+        addValue(out, known ? knownStr(save(joined)) : make(ValueKind::Str));
+      } else if (callee.receiver == ValueKind::Str) {
+        if (isOneOf(callee.text, {"split", "rsplit", "splitlines", "partition", "rpartition"}))
+          addValue(out, make(ValueKind::Container));
+        else if (isOneOf(callee.text, {"encode", "find", "rfind", "index", "rindex", "count"}) ||
+                 callee.text.substr(0, 2) == "is" || callee.text.substr(0, 4) == "ends" ||
+                 callee.text.substr(0, 5) == "start")
+          addValue(out, Value::unknown());
+        else
+          addValue(out, make(ValueKind::Str));
+      } else {
+        addValue(out, Value::unknown());
+      }
+      break;
+    }
+    default:
+      addValue(out, Value::unknown());
+      break;
+    }
+  }
+  return out;
+}
+
+ValueSet ValueAnalysis::ofBinary(const Op *op) {
+  const ValueSet &l = valuesOf(op->operand(0));
+  const ValueSet &r = valuesOf(op->operand(1));
+  auto tensorish = [](const ValueSet &s) {
+    return std::any_of(s.begin(), s.end(), [](const Value &v) {
+      return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
+    });
+  };
+  if (tensorish(l) || tensorish(r))
+    return {make(ValueKind::Tensor)};
+  bool lStr = l.size() == 1 && l[0].kind == ValueKind::Str;
+  bool rStr = r.size() == 1 && r[0].kind == ValueKind::Str;
+  if (op->text == "+" && lStr && rStr) {
+    if (l[0].known && r[0].known)
+      return {knownStr(save(std::string(l[0].text) + std::string(r[0].text)))};
+    return {make(ValueKind::Str)};
+  }
+  if (op->text == "*" && (lStr || rStr)) {
+    const Value &s = lStr ? l[0] : r[0];
+    const Op *count = lStr ? op->operand(1) : op->operand(0);
+    if (s.known && count && count->is(OpKind::Int)) {
+      unsigned long n = std::strtoul(std::string(count->text).c_str(), nullptr, 0);
+      if (n <= 64) {
+        std::string rep;
+        for (unsigned long i = 0; i < n; ++i)
+          rep += s.text;
+        return {knownStr(save(rep))};
+      }
+    }
+    return {make(ValueKind::Str)};
+  }
+  if (op->text == "%" && lStr)
+    return {make(ValueKind::Str)};
+  auto numeric = [](const ValueSet &s) {
+    return std::all_of(s.begin(), s.end(), [](const Value &v) {
+      return v.kind == ValueKind::Number || v.kind == ValueKind::Bool;
+    });
+  };
+  if (numeric(l) && numeric(r))
+    return {make(ValueKind::Number)};
+  return {Value::unknown()};
+}
+
+const ValueSet &ValueAnalysis::returnValues(const Op *function) {
+  static const ValueSet unknownSet = {Value::unknown()};
+  auto [it, inserted] = returns_.try_emplace(function);
+  if (!inserted)
+    return it->second.empty() ? unknownSet : it->second; // computed, or in progress (recursion)
+  ValueSet out;
+  bool sawReturn = false;
+  // Return statements of this function, not of functions nested in it.
+  std::function<void(const Op *)> walk = [&](const Op *op) {
+    for (const Region &r : op->regions)
+      for (const Op *child : r.ops) {
+        if (child->is(OpKind::Return)) {
+          sawReturn = true;
+          if (child->operand(0))
+            addAll(out, valuesOf(child->operand(0)));
+          else
+            addValue(out, make(ValueKind::NoneValue));
+        }
+        if (!child->is(OpKind::FunctionDef) && !child->is(OpKind::Lambda) &&
+            !child->is(OpKind::ClassDef))
+          walk(child);
+      }
+  };
+  walk(function);
+  if (!sawReturn)
+    addValue(out, make(ValueKind::NoneValue));
+  ValueSet &slot = returns_[function];
+  slot = std::move(out);
+  return slot;
+}
+
+} // namespace ivc
