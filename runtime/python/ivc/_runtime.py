@@ -324,8 +324,8 @@ class Runtime:
             states = []
             for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
                 if tier == "fast":
-                    link = FastLink()
-                    deadline = time.monotonic() + self.fast_timeout_s
+                    link = FastLink(self.fast_timeout_s)
+                    deadline = None  # FastLink keeps a running-time budget
                 else:
                     link = self._worker_link(tenant)
                     deadline = getattr(link, "deadline", time.monotonic())
