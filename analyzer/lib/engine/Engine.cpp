@@ -115,9 +115,14 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     sink.add(d);
   auto passes = createPasses();
   const OpCatalog &catalog = OpCatalog::builtin();
+  auto cancelled = [&] {
+    return options.cancelled && options.cancelled->load(std::memory_order_relaxed);
+  };
   a.facts.resize(parsed->traces.size());
   for (const TraceRegion &trace : parsed->traces) {
     for (const Mediator &m : trace.mediators) {
+      if (cancelled())
+        return nullptr;
       EffectiveCode code = buildEffectiveCode(m, a.main, loader);
       MediatorFacts &facts = a.facts[trace.index].emplace_back();
       MediatorContext ctx{a.policy, catalog, trace, m, code, facts, sink, *parsed->source};
