@@ -16,10 +16,14 @@ usage: ivc <command> [options] <inputs>
 
 commands:
   dump-ir FILE          print the trace regions, mediators and IR of FILE
+  lsp                   run the language server on stdin/stdout (docs/editors.md)
 
 options:
   --byte-offsets        dump-ir: print byte offsets with every location
   --color, --no-color   force colored output on or off (default: on for a terminal)
+  --input-style=STYLE   lsp: standard (Content-Length framing) or delimited (tests)
+  --sync, --hold-analysis
+                        lsp tests: deterministic analysis order (docs/editors.md)
   -h, --help            show this help
   --version             show the version
 
@@ -77,6 +81,16 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
       opts.verify = true;
     } else if (a == "--remarks") {
       opts.remarks = true;
+    } else if (a == "--sync") {
+      opts.sync = true;
+    } else if (a == "--hold-analysis") {
+      opts.holdAnalysis = true;
+    } else if (takeValue(argc, argv, i, "--input-style", value)) {
+      if (value != "standard" && value != "delimited") {
+        llvm::errs() << "ivc: error: --input-style must be standard or delimited\n";
+        return UsageOrIO;
+      }
+      opts.inputStyle = value;
     } else if (takeValue(argc, argv, i, "--policy", value)) {
       if (value.empty())
         return UsageOrIO;
