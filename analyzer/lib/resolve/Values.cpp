@@ -95,8 +95,10 @@ const ValueSet &ValueAnalysis::valuesOf(const Op *op) {
   int32_t &s = slot_[op->index];
   if (s >= 0)
     return memo_[s];
-  if (s == -2) // a cycle (`x = x + 1`): what we know so far is "anything"
+  if (s == -2) { // a cycle (`x = x + 1`): what we know so far is "anything"
+    ++cuts_;
     return unknownSet;
+  }
   s = -2;
   ValueSet result = compute(op);
   if (result.empty())
@@ -222,9 +224,19 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
     return out;
   }
   default: {
+    // The analysis is flow-insensitive: every read of a symbol is the union
+    // of all its bindings. Computing it once per symbol instead of once per
+    // read matters in notebook exports, where `tracer`, `hidden`, ... are
+    // module globals bound by hundreds of trace blocks and read in each.
+    auto known = symbolValues_.find(r.symbol);
+    if (known != symbolValues_.end())
+      return known->second;
+    uint64_t cutsBefore = cuts_;
     ValueSet out;
     for (const Binding &b : r.symbol->bindings)
       addAll(out, ofBinding(b));
+    if (cuts_ == cutsBefore)
+      symbolValues_[r.symbol] = out;
     return out;
   }
   }
@@ -521,8 +533,13 @@ ValueSet ValueAnalysis::ofBinary(const Op *op) {
 const ValueSet &ValueAnalysis::returnValues(const Op *function) {
   static const ValueSet unknownSet = {Value::unknown()};
   auto [it, inserted] = returns_.try_emplace(function);
-  if (!inserted)
-    return it->second.empty() ? unknownSet : it->second; // computed, or in progress (recursion)
+  if (!inserted) {
+    if (it->second.empty()) { // in progress (recursion); a computed set is never empty
+      ++cuts_;
+      return unknownSet;
+    }
+    return it->second;
+  }
   ValueSet out;
   bool sawReturn = false;
   // Return statements of this function, not of functions nested in it.

@@ -104,6 +104,12 @@ private:
   const std::vector<std::string> &traceMethods_;
   std::vector<int32_t> slot_; // by op index: -1 not computed, -2 in progress, else index
   std::vector<ValueSet> memo_;
+  /// The union of a symbol's bindings, shared by all its reads (see ofName).
+  llvm::DenseMap<const Symbol *, ValueSet> symbolValues_;
+  /// How many times a cycle was cut (an op or function still in progress was
+  /// asked for): a value computed while this grew depends on where the
+  /// computation started, so it is not shared.
+  uint64_t cuts_ = 0;
   llvm::DenseMap<const ir::Op *, ValueSet> returns_;
   llvm::BumpPtrAllocator arena_;
 };
