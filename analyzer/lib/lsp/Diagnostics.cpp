@@ -23,21 +23,24 @@ int lspSeverity(Severity s) {
 Value toLspDiagnostic(const Diagnostic &d, const SourceFile &file, const std::string &uri,
                       PositionEncoding e) {
   const DiagInfo &info = d.info();
-  Object o{{"range", toJSON(toRange(file, d.range, e))},
-           {"severity", lspSeverity(d.severity)},
+  // Nested values are assigned, not listed: json::Object's initializer list
+  // copies them, and a large file has hundreds of diagnostics per publish.
+  Object o{{"severity", lspSeverity(d.severity)},
            {"code", std::string(info.code)},
-           {"codeDescription", Object{{"href", ruleHelpUri(info.code)}}},
            {"source", "ivc"},
            {"message", d.message}};
+  o["range"] = toJSON(toRange(file, d.range, e));
+  Object href{{"href", ruleHelpUri(info.code)}};
+  o["codeDescription"] = std::move(href);
   if (!d.notes.empty()) {
     Array related;
     for (const DiagNote &n : d.notes) {
       const SourceFile &in = n.file ? *n.file : file;
-      related.push_back(Object{
-          {"location",
-           Object{{"uri", n.file ? pathToUri(n.file->path()) : uri},
-                  {"range", toJSON(toRange(in, n.range, e))}}},
-          {"message", n.message}});
+      Object location{{"uri", n.file ? pathToUri(n.file->path()) : uri}};
+      location["range"] = toJSON(toRange(in, n.range, e));
+      Object info{{"message", n.message}};
+      info["location"] = std::move(location);
+      related.push_back(std::move(info));
     }
     o["relatedInformation"] = std::move(related);
   }
@@ -47,6 +50,9 @@ Value toLspDiagnostic(const Diagnostic &d, const SourceFile &file, const std::st
 Array lspDiagnostics(const AnalysisResult &r, PositionEncoding e) {
   const Analysis &a = *r.analysis;
   Array out;
+  // json::Value's move is not noexcept, so a growing Array deep-copies every
+  // diagnostic it holds; reserving once avoids that.
+  out.reserve(a.diagnostics.size());
   for (size_t i = 0; i < a.diagnostics.size(); ++i) {
     const Diagnostic &d = a.diagnostics[i];
     // A diagnostic in another file (a capture manifest's function) is not
@@ -59,7 +65,10 @@ Array lspDiagnostics(const AnalysisResult &r, PositionEncoding e) {
 }
 
 Value publishDiagnosticsParams(const AnalysisResult &r, PositionEncoding e) {
-  return Object{{"uri", r.uri}, {"version", r.version}, {"diagnostics", lspDiagnostics(r, e)}};
+  // Assigned, not listed: Object's initializer list would copy the array.
+  Object params{{"uri", r.uri}, {"version", r.version}};
+  params["diagnostics"] = lspDiagnostics(r, e);
+  return params;
 }
 
 Value diagnosticReport(const AnalysisResult &r, PositionEncoding e,
@@ -69,7 +78,9 @@ Value diagnosticReport(const AnalysisResult &r, PositionEncoding e,
   std::string id = std::to_string(r.generation) + ":" + r.analysis->policy.fingerprint();
   if (previousResultId && *previousResultId == id)
     return Object{{"kind", "unchanged"}, {"resultId", id}};
-  return Object{{"kind", "full"}, {"resultId", id}, {"items", lspDiagnostics(r, e)}};
+  Object report{{"kind", "full"}, {"resultId", id}};
+  report["items"] = lspDiagnostics(r, e);
+  return report;
 }
 
 } // namespace ivc::lsp

@@ -6,6 +6,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <mutex>
+#include <optional>
 
 namespace ivc::lsp {
 
@@ -60,10 +61,7 @@ public:
   }
 
   void write(const llvm::json::Value &message) override {
-    std::string body;
-    llvm::raw_string_ostream os(body);
-    os << message;
-    os.flush();
+    std::string body = serialize(message);
     std::string framed = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
     std::lock_guard<std::mutex> lock(mutex_);
     writeAll(out_, framed);

@@ -23,8 +23,13 @@ Object errorObject(ErrorCode code, const std::string &message) {
 
 } // namespace
 
+// Note: json::Object's initializer-list constructor copies its values (an
+// initializer_list is const), so large values are moved in by assignment.
+
 void Reply::operator()(Value result) const {
-  dispatcher_->answer(key_, Object{{"result", std::move(result)}});
+  Object message;
+  message["result"] = std::move(result);
+  dispatcher_->answer(key_, std::move(message));
 }
 
 void Reply::fail(ErrorCode code, std::string message) const {
@@ -80,7 +85,9 @@ void Dispatcher::malformed(const std::string &message) {
 }
 
 void Dispatcher::notify(llvm::StringRef method, Value params) {
-  transport_.write(Object{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+  Object message{{"jsonrpc", "2.0"}, {"method", method}};
+  message["params"] = std::move(params);
+  transport_.write(Value(std::move(message)));
 }
 
 void Dispatcher::log(int type, const std::string &message) {

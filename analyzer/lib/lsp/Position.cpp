@@ -31,7 +31,11 @@ llvm::json::Value toJSON(const Position &p) {
 }
 
 llvm::json::Value toJSON(const Range &r) {
-  return llvm::json::Object{{"start", toJSON(r.start)}, {"end", toJSON(r.end)}};
+  // Assigned: json::Object's initializer list would copy the nested objects.
+  llvm::json::Object o;
+  o["start"] = toJSON(r.start);
+  o["end"] = toJSON(r.end);
+  return o;
 }
 
 bool fromJSON(const llvm::json::Value &v, Position &p, llvm::json::Path path) {

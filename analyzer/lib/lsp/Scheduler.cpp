@@ -155,10 +155,11 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
     onResult_(result);
   for (Waiter &w : waiters)
     w(result);
-  // The superseded analysis is freed after the new one is published: freeing
-  // a large file's IR is not free, and the client is waiting.
-  previous.reset();
-  analysis.reset();
+  // Superseded and dropped analyses are freed on another thread: the next
+  // edit's analysis need not wait for it.
+  reaper_.bury(std::move(previous));
+  reaper_.bury(std::shared_ptr<const Analysis>(std::move(analysis)));
+  reaper_.bury(std::make_shared<Job>(std::move(job)));
 
   lock.lock();
   running_.clear();

@@ -12,6 +12,8 @@
 #ifndef IVC_LIB_LSP_SCHEDULER_H
 #define IVC_LIB_LSP_SCHEDULER_H
 
+#include "Reaper.h"
+
 #include "ivc/engine/Engine.h"
 #include "ivc/lsp/DocumentStore.h"
 
@@ -92,6 +94,7 @@ private:
   std::atomic<bool> cancel_{false};
   bool held_;
   bool stopping_ = false;
+  Reaper reaper_; // before worker_: the worker uses it until it is joined
   std::thread worker_;
 };
 

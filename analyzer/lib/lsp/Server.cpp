@@ -80,10 +80,12 @@ void Server::Impl::reconfigure(bool all) {
 }
 
 void Server::Impl::onResult(const ResultPtr &r) {
-  if (!client.pullDiagnostics)
-    rpc.notify("textDocument/publishDiagnostics", publishDiagnosticsParams(*r, client.encoding));
+  // Adopt the tree before publishing: a client that answers the diagnostics
+  // with its next edit must find the tree that edit applies to.
   docs.adoptTree(r->uri, r->generation,
                  TreeHandle(ts_tree_copy(r->analysis->parsed->tree.get())));
+  if (!client.pullDiagnostics)
+    rpc.notify("textDocument/publishDiagnostics", publishDiagnosticsParams(*r, client.encoding));
 }
 
 void Server::Impl::showError(const std::string &message) {

@@ -35,6 +35,9 @@ public:
 
 enum class InputStyle { Standard, Delimited };
 
+/// The compact JSON text of a message, as the framed transport sends it.
+std::string serialize(const llvm::json::Value &message);
+
 /// A transport over file descriptors `in` and `out` (not closed by it).
 std::unique_ptr<Transport> createFdTransport(int in, int out, InputStyle style);
 
