@@ -73,9 +73,8 @@ Value publishDiagnosticsParams(const AnalysisResult &r, PositionEncoding e) {
 
 Value diagnosticReport(const AnalysisResult &r, PositionEncoding e,
                        const std::optional<std::string> &previousResultId) {
-  // The generation names the analyzed text; a policy change re-analyzes the
-  // same generation, so the id also carries the policy.
-  std::string id = std::to_string(r.generation) + ":" + r.analysis->policy.fingerprint();
+  // Each analysis has its own seq: a new text or a new policy changes it.
+  std::string id = std::to_string(r.seq);
   if (previousResultId && *previousResultId == id)
     return Object{{"kind", "unchanged"}, {"resultId", id}};
   Object report{{"kind", "full"}, {"resultId", id}};

@@ -9,12 +9,18 @@ using llvm::json::Object;
 
 namespace {
 
-// A Markdown code span of `s` (backticks in it would end the span).
-std::string code(std::string s) {
-  for (char &c : s)
+// A Markdown code span of `s` on one line: backticks would end the span,
+// and the engine's excerpts of multi-line code keep their indentation.
+std::string code(std::string_view s) {
+  std::string out = "`";
+  for (char c : s) {
     if (c == '`')
       c = '\'';
-  return "`" + s + "`";
+    if (c == ' ' && out.back() == ' ')
+      continue;
+    out += c;
+  }
+  return out + "`";
 }
 
 void describeMediator(std::string &md, const TraceRegion &t, const Mediator &m,

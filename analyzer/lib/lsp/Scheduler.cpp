@@ -138,6 +138,7 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
     r->uri = uri;
     r->version = job.snapshot.version;
     r->generation = job.snapshot.generation;
+    r->seq = seq;
     r->analysis = std::move(analysis);
     result = r;
     previous = std::exchange(it->second.result, result);

@@ -32,6 +32,9 @@ struct AnalysisResult {
   std::string uri;
   int64_t version = 0;       // the client's version of the analyzed text
   uint64_t generation = 0;   // the document store's (see Snapshot)
+  /// Names this analysis among all the server ran: a new text or a new
+  /// policy gets a new one (pull diagnostics' resultId).
+  uint64_t seq = 0;
   std::shared_ptr<const Analysis> analysis;
 };
 using ResultPtr = std::shared_ptr<const AnalysisResult>;
