@@ -113,8 +113,21 @@ class CaptureTransport : public lsp::Transport {
 public:
   ReadStatus read(std::string &, std::string &) override { return ReadStatus::Eof; }
   void write(const llvm::json::Value &message) override {
-    std::string wire = lsp::serialize(message);
+    std::string wire = lsp::serialize(message); // as a stdio transport would
+    record(Clock::now(), message);
+  }
+  void writeText(std::string json) override {
+    // The server has serialized the message: it is on the wire now. Parsing
+    // it to find its version is the benchmark's cost, after the timestamp.
     Clock::time_point now = Clock::now();
+    llvm::Expected<llvm::json::Value> message = llvm::json::parse(json);
+    if (!message) {
+      llvm::consumeError(message.takeError());
+      return;
+    }
+    record(now, *message);
+  }
+  void record(Clock::time_point now, const llvm::json::Value &message) {
     const llvm::json::Object *o = message.getAsObject();
     std::optional<llvm::StringRef> method = o ? o->getString("method") : std::nullopt;
     if (!method || *method != "textDocument/publishDiagnostics")

@@ -8,6 +8,8 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <string>
+
 namespace ivc::lsp {
 
 /// LSP DiagnosticSeverity: error 1, warning 2, remark 3 (information).
@@ -21,8 +23,8 @@ llvm::json::Value toLspDiagnostic(const Diagnostic &d, const SourceFile &file,
 /// Every diagnostic of the analyzed file that no `# ivc: ignore` silences.
 llvm::json::Array lspDiagnostics(const AnalysisResult &r, PositionEncoding e);
 
-/// textDocument/publishDiagnostics params for a fresh result.
-llvm::json::Value publishDiagnosticsParams(const AnalysisResult &r, PositionEncoding e);
+/// textDocument/publishDiagnostics params for a fresh result, as JSON text.
+std::string publishDiagnosticsParams(const AnalysisResult &r, PositionEncoding e);
 
 /// textDocument/diagnostic: a full report, or "unchanged" when the client
 /// already has the report of this analysis (`previousResultId`).

@@ -3,8 +3,6 @@
 
 #include "ivc/lsp/Transport.h"
 
-#include "llvm/Support/FormatVariadic.h"
-
 #include <mutex>
 #include <optional>
 
@@ -52,7 +50,8 @@ public:
       return ReadStatus::Malformed;
     }
     if (*length > MaxBody) {
-      error = llvm::formatv("message of {0} bytes is over the limit of {1}", *length, MaxBody);
+      error = "message of " + std::to_string(*length) + " bytes is over the limit of " +
+              std::to_string(MaxBody);
       return reader_.skipBytes(*length) ? ReadStatus::Malformed : ReadStatus::Eof;
     }
     if (!reader_.readBytes(*length, body))
@@ -60,11 +59,13 @@ public:
     return ReadStatus::Message;
   }
 
-  void write(const llvm::json::Value &message) override {
-    std::string body = serialize(message);
-    std::string framed = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  void write(const llvm::json::Value &message) override { writeText(serialize(message)); }
+
+  void writeText(std::string body) override {
+    std::string header = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
     std::lock_guard<std::mutex> lock(mutex_);
-    writeAll(out_, framed);
+    if (writeAll(out_, header))
+      writeAll(out_, body);
   }
 
 private:

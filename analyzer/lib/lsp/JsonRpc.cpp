@@ -1,6 +1,8 @@
 //===- JsonRpc.cpp --------------------------------------------------------===//
 #include "JsonRpc.h"
 
+#include "JsonWriter.h"
+
 #include <exception>
 
 namespace ivc::lsp {
@@ -88,6 +90,13 @@ void Dispatcher::notify(llvm::StringRef method, Value params) {
   Object message{{"jsonrpc", "2.0"}, {"method", method}};
   message["params"] = std::move(params);
   transport_.write(Value(std::move(message)));
+}
+
+void Dispatcher::notifyText(llvm::StringRef method, std::string_view params) {
+  JsonWriter w;
+  w.objectBegin().key("jsonrpc").value("2.0").key("method");
+  w.value(std::string_view(method.data(), method.size())).key("params").raw(params).objectEnd();
+  transport_.writeText(w.take());
 }
 
 void Dispatcher::log(int type, const std::string &message) {

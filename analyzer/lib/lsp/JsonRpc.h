@@ -118,6 +118,8 @@ public:
   void malformed(const std::string &error);
 
   void notify(llvm::StringRef method, llvm::json::Value params);
+  /// The same with params already serialized (see JsonWriter).
+  void notifyText(llvm::StringRef method, std::string_view params);
   /// window/logMessage; `type` 1 error .. 4 log.
   void log(int type, const std::string &message);
 

@@ -85,7 +85,8 @@ void Server::Impl::onResult(const ResultPtr &r) {
   docs.adoptTree(r->uri, r->generation,
                  TreeHandle(ts_tree_copy(r->analysis->parsed->tree.get())));
   if (!client.pullDiagnostics)
-    rpc.notify("textDocument/publishDiagnostics", publishDiagnosticsParams(*r, client.encoding));
+    rpc.notifyText("textDocument/publishDiagnostics",
+                   publishDiagnosticsParams(*r, client.encoding));
 }
 
 void Server::Impl::showError(const std::string &message) {

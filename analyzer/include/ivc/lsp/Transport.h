@@ -31,6 +31,10 @@ public:
 
   /// Writes one message. Safe to call from several threads.
   virtual void write(const llvm::json::Value &message) = 0;
+  /// Writes one message already serialized as compact JSON (the diagnostics
+  /// of a large file are written so, without building json::Values). By
+  /// default it is parsed and given to write().
+  virtual void writeText(std::string json);
 };
 
 enum class InputStyle { Standard, Delimited };
