@@ -145,8 +145,8 @@ int runCheck(const Options &opts) {
       const Analysis &a = *r.analysis;
       for (size_t i = 0; i < a.diagnostics.size(); ++i)
         diags.push_back(diagnosticJson(a.diagnostics[i], a.source(), a.suppressed[i]));
-      files.push_back(llvm::json::Object{{"path", r.path},
-                                         {"policy", a.policy.name},
+      files.push_back(llvm::json::Object{{"path", utf8(r.path)},
+                                         {"policy", utf8(a.policy.name)},
                                          {"diagnostics", std::move(diags)}});
     }
     llvm::json::Object out{{"version", IVC_VERSION}, {"files", std::move(files)}};

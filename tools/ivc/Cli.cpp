@@ -15,10 +15,23 @@ constexpr const char *Usage = R"(ivc: static analysis for nnsight intervention c
 usage: ivc <command> [options] <inputs>
 
 commands:
+  check PATH...         report what a server would refuse in files and directories
+                        (recursing into *.py), in parallel on all cores
+  plan FILE             print the execution plan (ivc-plan/v1 JSON) of FILE
+  explain FILE:LINE     say in prose what ivc decided for the mediator at LINE, and why
   dump-ir FILE          print the trace regions, mediators and IR of FILE
   lsp                   run the language server on stdin/stdout (docs/editors.md)
 
 options:
+  --format text|json|sarif
+                        check: output format (default: text)
+  --policy NAME|FILE    a preset (ndif, strict) or a policy file; default: the
+                        nearest pyproject.toml with [tool.ivc], else ndif
+  --manifest FILE       analyze with the bindings of a capture manifest
+                        (ivc-manifest/v1, see tools/python/ivc_capture.py)
+  --verify              check: compare diagnostics with `# expected-...` comments
+  --remarks             check: also print remarks (why a mediator is ISOLATE)
+  -j, --jobs N          check: analyze N files at a time (default: all cores)
   --byte-offsets        dump-ir: print byte offsets with every location
   --color, --no-color   force colored output on or off (default: on for a terminal)
   --input-style=STYLE   lsp: standard (Content-Length framing) or delimited (tests)
@@ -36,6 +49,11 @@ bool takeValue(int argc, char **argv, int &i, const char *name, std::string &out
     return false;
   if (argv[i][len] == '=') {
     out = argv[i] + len + 1;
+    return true;
+  }
+  // Short options also take their value attached: -j4.
+  if (len == 2 && argv[i][len] != '\0') {
+    out = argv[i] + len;
     return true;
   }
   if (argv[i][len] != '\0')

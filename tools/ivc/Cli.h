@@ -39,6 +39,7 @@ std::optional<std::string> readFile(const std::string &path);
 int runDumpIr(const Options &opts);
 int runCheck(const Options &opts);
 int runPlan(const Options &opts);
+int runExplain(const Options &opts);
 int runLsp(const Options &opts);
 
 } // namespace ivc::cli

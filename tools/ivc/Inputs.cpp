@@ -105,6 +105,24 @@ bool loadManifest(const Options &opts, std::shared_ptr<const Manifest> &out) {
   return true;
 }
 
+std::unique_ptr<Analysis> analyzeFile(const std::string &path, const Options &opts) {
+  std::optional<std::string> text = readFile(path);
+  if (!text)
+    return nullptr;
+  std::shared_ptr<const Manifest> manifest;
+  if (!loadManifest(opts, manifest))
+    return nullptr;
+  PolicyCache policies(opts.policy);
+  std::optional<Policy> policy = policies.policyFor(path);
+  if (!policy)
+    return nullptr;
+  AnalysisOptions options;
+  options.policy = std::move(*policy);
+  options.manifest = std::move(manifest);
+  Engine engine;
+  return engine.analyze(std::make_shared<SourceFile>(path, std::move(*text)), options);
+}
+
 std::string sourceRoot() {
   std::error_code ec;
   fs::path cwd = fs::current_path(ec);

@@ -4,6 +4,7 @@
 
 #include "Cli.h"
 
+#include "ivc/engine/Engine.h"
 #include "ivc/policy/Policy.h"
 #include "ivc/resolve/Manifest.h"
 
@@ -38,6 +39,10 @@ private:
 
 /// Reads --manifest; prints the error and returns false when it is malformed.
 bool loadManifest(const Options &opts, std::shared_ptr<const Manifest> &out);
+
+/// Reads `path`, finds its policy, loads --manifest and analyzes it; prints
+/// the error and returns null on a usage or I/O error.
+std::unique_ptr<Analysis> analyzeFile(const std::string &path, const Options &opts);
 
 /// The root that SARIF URIs are relative to: the enclosing git checkout of
 /// the current directory, or the current directory.

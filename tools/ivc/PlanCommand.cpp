@@ -16,22 +16,9 @@ int runPlan(const Options &opts) {
     llvm::errs() << "ivc: error: plan takes exactly one file\n";
     return UsageOrIO;
   }
-  const std::string &path = opts.inputs[0];
-  std::optional<std::string> text = readFile(path);
-  if (!text)
+  auto analysis = analyzeFile(opts.inputs[0], opts);
+  if (!analysis)
     return UsageOrIO;
-  std::shared_ptr<const Manifest> manifest;
-  if (!loadManifest(opts, manifest))
-    return UsageOrIO;
-  PolicyCache policies(opts.policy);
-  std::optional<Policy> policy = policies.policyFor(path);
-  if (!policy)
-    return UsageOrIO;
-  AnalysisOptions options;
-  options.policy = std::move(*policy);
-  options.manifest = manifest;
-  Engine engine;
-  auto analysis = engine.analyze(std::make_shared<SourceFile>(path, std::move(*text)), options);
   llvm::outs() << printJson(planJson(*analysis));
   return Clean;
 }

@@ -13,6 +13,8 @@ int main(int argc, char **argv) {
     return runCheck(opts);
   if (opts.command == "plan")
     return runPlan(opts);
+  if (opts.command == "explain")
+    return runExplain(opts);
   if (opts.command == "lsp")
     return runLsp(opts);
   llvm::errs() << "ivc: error: unknown command '" << opts.command << "'\n";

@@ -1,6 +1,7 @@
 //===- SarifEmitter.cpp ---------------------------------------------------===//
 #include "ivc/diag/SarifEmitter.h"
 
+#include "ivc/diag/JsonEmitter.h"
 #include "ivc/diag/RuleDocs.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -33,7 +34,7 @@ llvm::json::Value location(const std::string &uri, const SourceFile &file, const
   return llvm::json::Object{
       {"physicalLocation",
        llvm::json::Object{{"artifactLocation",
-                           llvm::json::Object{{"uri", uri}, {"uriBaseId", "%SRCROOT%"}}},
+                           llvm::json::Object{{"uri", utf8(uri)}, {"uriBaseId", "%SRCROOT%"}}},
                           {"region", region(file, r)}}}};
 }
 
@@ -89,25 +90,25 @@ llvm::json::Value sarifLog(const std::vector<SarifFileResult> &files, std::strin
         llvm::json::Object loc = std::move(*location(n.file ? n.file->path() : uri, nf, n.range)
                                                 .getAsObject());
         loc["id"] = int64_t(k);
-        loc["message"] = llvm::json::Object{{"text", n.message}};
+        loc["message"] = llvm::json::Object{{"text", utf8(n.message)}};
         related.push_back(std::move(loc));
       }
       llvm::json::Array fixes;
       for (const FixIt &fx : d.fixIts)
         fixes.push_back(llvm::json::Object{
-            {"description", llvm::json::Object{{"text", fx.title}}},
+            {"description", llvm::json::Object{{"text", utf8(fx.title)}}},
             {"artifactChanges",
              llvm::json::Array{llvm::json::Object{
-                 {"artifactLocation", llvm::json::Object{{"uri", uri}, {"uriBaseId", "%SRCROOT%"}}},
+                 {"artifactLocation", llvm::json::Object{{"uri", utf8(uri)}, {"uriBaseId", "%SRCROOT%"}}},
                  {"replacements",
                   llvm::json::Array{llvm::json::Object{
                       {"deletedRegion", region(file, fx.range)},
-                      {"insertedContent", llvm::json::Object{{"text", fx.replacement}}}}}}}}}});
+                      {"insertedContent", llvm::json::Object{{"text", utf8(fx.replacement)}}}}}}}}}});
       llvm::json::Object result{
           {"ruleId", std::string(d.info().code)},
           {"ruleIndex", int64_t(d.id)},
           {"level", std::string(level(d.severity))},
-          {"message", llvm::json::Object{{"text", d.message}}},
+          {"message", llvm::json::Object{{"text", utf8(d.message)}}},
           {"locations", llvm::json::Array{location(uri, file, d.range)}},
           {"partialFingerprints",
            llvm::json::Object{{"ivcFingerprint/v1", fingerprint(uri, file, d)}}},
@@ -134,7 +135,7 @@ llvm::json::Value sarifLog(const std::vector<SarifFileResult> &files, std::strin
       {"results", std::move(results)},
       {"columnKind", "utf16CodeUnits"},
       {"originalUriBaseIds",
-       llvm::json::Object{{"%SRCROOT%", llvm::json::Object{{"uri", "file://" + root}}}}},
+       llvm::json::Object{{"%SRCROOT%", llvm::json::Object{{"uri", utf8("file://" + root)}}}}},
   };
   return llvm::json::Object{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

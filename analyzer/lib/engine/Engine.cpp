@@ -4,6 +4,8 @@
 #include "Suppressions.h"
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 
 namespace ivc {
 
@@ -51,12 +53,56 @@ void initContext(ModuleContext &ctx, std::shared_ptr<ParsedFile> file, const Man
   ctx.scopes = std::make_unique<ScopeTree>(ctx.file->module);
   ctx.traces = traceBindings(*ctx.file, *ctx.scopes);
   ctx.values = std::make_unique<ValueAnalysis>(ctx.file->module, *ctx.file->source, *ctx.scopes,
-                                               ctx.traces, manifest, traceMethods);
+                                               ctx.traces, manifest, traceMethods,
+                                               &OpCatalog::builtin());
 }
 
+// A manifest function's source, placed at its line and column in its file so
+// that diagnostics point there: blank lines above it, and when it was
+// indented, an `if 1:` line that makes the indentation valid.
+std::string layOutManifestSource(const ManifestBinding &b) {
+  uint32_t column = b.firstLine > 1 ? b.firstColumn : 0;
+  std::string text(b.firstLine > 1 ? b.firstLine - 1 - (column ? 1 : 0) : 0, '\n');
+  if (column)
+    text += "if 1:\n";
+  std::string pad(column, ' ');
+  bool lineStart = true;
+  for (char c : b.source) {
+    if (lineStart && c != '\n')
+      text += pad;
+    text += c;
+    lineStart = c == '\n';
+  }
+  return text;
+}
+
+// The definition named `name` (or the first one) anywhere in a lowered source.
+Op *findDefinition(Op *root, std::string_view name) {
+  Op *first = nullptr, *named = nullptr;
+  std::function<void(Op *)> walk = [&](Op *op) {
+    for (Region &r : op->regions)
+      for (Op *child : r.ops) {
+        if (child->is(OpKind::FunctionDef) || child->is(OpKind::ClassDef)) {
+          if (!first)
+            first = child;
+          if (!named && child->text == name)
+            named = child;
+          continue;
+        }
+        walk(child);
+      }
+  };
+  walk(root);
+  return named ? named : first;
+}
+
+// The analyzed file first, then other files (manifest functions) by path;
+// within a file by position.
 bool diagBefore(const Diagnostic &a, const Diagnostic &b) {
-  if (a.file != b.file)
-    return a.file == nullptr || (b.file != nullptr && a.file->path() < b.file->path());
+  if ((a.file == nullptr) != (b.file == nullptr))
+    return a.file == nullptr;
+  if (a.file && b.file && a.file->path() != b.file->path())
+    return a.file->path() < b.file->path();
   if (a.range.begin.offset != b.range.begin.offset)
     return a.range.begin.offset < b.range.begin.offset;
   return a.id < b.id;
@@ -83,9 +129,17 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
   auto analysis = std::make_unique<Analysis>();
   Analysis &a = *analysis;
   a.policy = options.policy;
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  auto start = Clock::now();
   std::shared_ptr<ParsedFile> parsed = frontend_->parse(std::move(source), oldTree);
   a.parsed = parsed;
+  a.timings.frontend = seconds(start);
+  start = Clock::now();
   initContext(a.main, parsed, options.manifest.get(), methods);
+  a.timings.resolve = seconds(start);
 
   // Functions bound by the manifest are parsed from their own source, laid
   // out at their first line so diagnostics point into the original file.
@@ -94,8 +148,7 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     auto it = loaded.find(&b);
     if (it != loaded.end())
       return it->second;
-    std::string text(b.firstLine > 1 ? b.firstLine - 1 : 0, '\n');
-    text += b.source;
+    std::string text = layOutManifestSource(b);
     auto file = frontend_->parse(
         std::make_shared<SourceFile>(b.file.empty() ? b.name : b.file, std::move(text)));
     Manifest &nested = *a.manifestScopes.emplace_back(std::make_unique<Manifest>());
@@ -104,16 +157,7 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     auto &keep = a.manifestFunctions.emplace_back(std::make_unique<ModuleContext>());
     std::shared_ptr<ParsedFile> shared(std::move(file));
     initContext(*keep, shared, &nested, methods);
-    Op *def = nullptr;
-    std::string_view leaf = b.name.substr(b.name.rfind('.') + 1);
-    for (Op *op : shared->module.root()->regions[0].ops)
-      if ((op->is(OpKind::FunctionDef) || op->is(OpKind::ClassDef)) && !def &&
-          (op->text == leaf || leaf.empty()))
-        def = op;
-    if (!def)
-      for (Op *op : shared->module.root()->regions[0].ops)
-        if (op->is(OpKind::FunctionDef) && !def)
-          def = op;
+    Op *def = findDefinition(shared->module.root(), b.name.substr(b.name.rfind('.') + 1));
     return loaded[&b] = {keep.get(), def};
   };
 
@@ -130,11 +174,15 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     for (const Mediator &m : trace.mediators) {
       if (cancelled())
         return nullptr;
+      start = Clock::now();
       EffectiveCode code = buildEffectiveCode(m, a.main, loader);
+      a.timings.resolve += seconds(start);
+      start = Clock::now();
       MediatorFacts &facts = a.facts[trace.index].emplace_back();
       MediatorContext ctx{a.policy, catalog, trace, m, code, facts, sink, *parsed->source};
       for (auto &pass : passes)
         pass->run(ctx);
+      a.timings.passes += seconds(start);
     }
   }
 

@@ -65,6 +65,8 @@ Directives parseDirectives(const ParsedFile &file) {
     auto bad = [&](const std::string &why) {
       out.errors.push_back("line " + std::to_string(line + 1) + ": " + why);
     };
+    if (k == 0)
+      continue; // prose such as "expected-..." is not a directive
     if (!sev) {
       bad("unknown directive 'expected-" + std::string(rest.substr(0, k)) + "'");
       continue;

@@ -40,6 +40,28 @@ TSNode clauseBlock(Lowering &L, TSNode clause) {
   return TSNode{};
 }
 
+// A `from __future__` import must come first: after a docstring and other
+// future imports only, at module level (CPython refuses it anywhere else).
+bool atFileStart(TSNode n) {
+  const Grammar &g = Grammar::python();
+  TSNode parent = ts_node_parent(n);
+  if (ts_node_is_null(parent) || g.sym(parent) != Sym::module)
+    return false;
+  for (TSNode prev = ts_node_prev_named_sibling(n); !ts_node_is_null(prev);
+       prev = ts_node_prev_named_sibling(prev)) {
+    Sym s = g.sym(prev);
+    if (s == Sym::comment || s == Sym::future_import_statement)
+      continue;
+    // Only the first statement of the file may be a docstring.
+    bool docstring = s == Sym::expression_statement && ts_node_named_child_count(prev) == 1 &&
+                     g.sym(ts_node_named_child(prev, 0)) == Sym::string &&
+                     ts_node_is_null(ts_node_prev_named_sibling(prev));
+    if (!docstring)
+      return false;
+  }
+  return true;
+}
+
 bool hasToken(const Lowering::Children &cs, std::string_view token) {
   for (const Lowering::Child &c : cs)
     if (!c.named && ts_node_type(c.node) == token)
@@ -413,6 +435,9 @@ void Lowering::lowerStatement(TSNode n) {
   }
   case Sym::import_from_statement:
   case Sym::future_import_statement: {
+    if (sym(n) == Sym::future_import_statement && !atFileStart(n))
+      error(DiagId::SyntaxError, range,
+            {"from __future__ imports must occur at the beginning of the file"});
     std::string_view module = "__future__";
     uint32_t level = 0;
     if (TSNode m = fieldChild(cs, Field::module_name); !ts_node_is_null(m)) {
@@ -461,7 +486,7 @@ void Lowering::lowerStatement(TSNode n) {
     OpKind kind = sym(n) == Sym::global_statement ? OpKind::Global : OpKind::Nonlocal;
     for (const Child &c : cs)
       if (c.sym == Sym::identifier)
-        emit(kind, rangeOf(c.node), {}, identifier(c.node));
+        module_.noteScopeDeclaration(emit(kind, rangeOf(c.node), {}, identifier(c.node)));
     return;
   }
   case Sym::pass_statement:

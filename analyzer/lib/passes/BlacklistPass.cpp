@@ -115,21 +115,19 @@ private:
                          file});
       return;
     }
-    if (v.kind == ValueKind::Qualified && v.op &&
-        (v.op->is(OpKind::Import) || v.op->is(OpKind::ImportFrom))) {
-      d.notes.push_back({v.op->range, "'" + std::string(ref->text) + "' is imported here", file});
-      return;
-    }
     if (v.kind == ValueKind::Builtin && ref->text == v.text)
       return;
-    // An alias: point at the assignments that bind the name.
+    // Point at what binds the name: its import, or the assignments of an alias
+    // (`run = sp.run` is bound there, even though `sp` is imported elsewhere).
     NameResolution r = unit.context->scopes->resolve(ref);
     if (!r.symbol)
       return;
-    for (const Binding &b : r.symbol->bindings)
-      if (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus)
-        d.notes.push_back({b.site->range,
-                           "'" + std::string(ref->text) + "' is bound here", file});
+    for (const Binding &b : r.symbol->bindings) {
+      if (b.kind == Binding::Kind::Import || b.kind == Binding::Kind::ImportFrom)
+        d.notes.push_back({b.site->range, "'" + std::string(ref->text) + "' is imported here", file});
+      else if (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus)
+        d.notes.push_back({b.site->range, "'" + std::string(ref->text) + "' is bound here", file});
+    }
   }
 
   // getattr(o, "name") is o.name; setattr/delattr statements likewise.
@@ -213,6 +211,7 @@ private:
     if (first == std::string_view::npos)
       return;
     std::string_view stmt = text.substr(first);
+    stmt = stmt.substr(0, stmt.find('#')); // a trailing comment goes with the line
     bool single = (stmt.substr(0, 7) == "import " || stmt.substr(0, 5) == "from ") &&
                   stmt.find(',') == std::string_view::npos &&
                   stmt.find(';') == std::string_view::npos &&

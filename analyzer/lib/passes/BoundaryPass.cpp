@@ -138,12 +138,15 @@ private:
 
   void call(MediatorContext &ctx, const CodeUnit &unit, ValueAnalysis &values, Op *op) {
     const Op *callee = op->operand(0);
-    if (!callee || !callee->is(OpKind::Attribute))
+    if (!callee)
+      return;
+    inPlaceFunction(ctx, unit, values, op);
+    if (!callee->is(OpKind::Attribute))
       return;
     std::string_view method = callee->text;
     const ValueSet &receivers = values.valuesOf(callee->operand(0));
     for (const Value &r : receivers) {
-      if (method == "save") {
+      if (method == "save" && !moduleFunction(ctx, r, method)) { // not torch.save / numpy.save
         if (r.kind == ValueKind::Activation)
           access(ctx, r, "save");
         unserializableSave(ctx, unit, *op, r);
@@ -158,6 +161,45 @@ private:
           inPlace(ctx, unit, *op, r);
       }
     }
+  }
+
+  // `torch.save(...)` calls a module's function; `F.gelu.save()` saves a function.
+  static bool moduleFunction(MediatorContext &ctx, const Value &receiver, std::string_view m) {
+    if (receiver.kind != ValueKind::Qualified)
+      return false;
+    std::string q = std::string(receiver.text) + "." + std::string(m);
+    return ctx.catalog.function(q) || ctx.catalog.unsafeCategory(q);
+  }
+
+  // torch.relu_(h), torch.add(h, 1, out=h), F.relu(h, inplace=True): a
+  // catalogued function that writes its first argument, or an `out=` target.
+  void inPlaceFunction(MediatorContext &ctx, const CodeUnit &unit, ValueAnalysis &values,
+                       const Op *call) {
+    bool writesFirst = false;
+    for (const Value &v : values.valuesOf(call->operand(0)))
+      if (v.kind == ValueKind::Qualified)
+        if (const OpCatalog::Entry *e = ctx.catalog.function(v.text); e && e->inplace)
+          writesFirst = true;
+    const Op *first = nullptr;
+    for (size_t i = 1; i < call->operands.size(); ++i) {
+      const Op *arg = call->operands[i];
+      if (!arg)
+        continue;
+      if (arg->is(OpKind::Keyword)) {
+        if (arg->text == "inplace" && arg->operand(0) && arg->operand(0)->is(OpKind::True))
+          writesFirst = true;
+        if (arg->text == "out")
+          if (const Value *a = activationOf(values.valuesOf(arg->operand(0)))) {
+            inPlace(ctx, unit, *call, *a);
+            return;
+          }
+      } else if (!first && !arg->is(OpKind::Starred) && !arg->is(OpKind::KwSplat)) {
+        first = arg;
+      }
+    }
+    if (writesFirst && first)
+      if (const Value *a = activationOf(values.valuesOf(first)))
+        inPlace(ctx, unit, *call, *a);
   }
 
   void unserializableSave(MediatorContext &ctx, const CodeUnit &unit, const Op &at,
@@ -205,6 +247,7 @@ private:
       code.mediator = &m;
       CodeUnit u;
       u.context = unit.context;
+      code.collectOps(u);
       code.forEachOp(u, [&](Op *op) { found |= isBarrierCall(op, values); });
       return found;
     };
@@ -215,6 +258,10 @@ private:
       NameResolution r = unit.context->scopes->resolve(op);
       if (!r.symbol)
         return;
+      // A name this invoke binds itself is its own value, not another's.
+      for (const Binding &b : r.symbol->bindings)
+        if (b.site && ctx.mediator.bodyRange.contains(b.site->range.begin.offset))
+          return;
       for (const Mediator &other : ctx.trace.mediators) {
         if (&other == &ctx.mediator || other.kind != MediatorKind::Invoke)
           continue;

@@ -58,12 +58,16 @@ Diagnostic *MediatorContext::report(Tier tier, const CodeUnit &unit, SourceRange
   for (const ViaStep &step : unit.via)
     r.via.push_back(step.unit + " L" + std::to_string(step.line));
   r.via.push_back(unit.name + " L" + std::to_string(range.begin.line + 1));
-  std::string text(file.slice(range));
+  // The op's source on one line, whitespace collapsed, truncated.
+  std::string text;
+  for (char c : file.slice(range)) {
+    bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (space && (text.empty() || text.back() == ' '))
+      continue;
+    text += space ? ' ' : c;
+  }
   if (text.size() > 48)
     text = text.substr(0, 45) + "...";
-  for (char &c : text)
-    if (c == '\n' || c == '\r')
-      c = ' ';
   r.via.push_back(text);
   // Warnings and remarks that do not decide the tier are diagnostics only.
   if (tier != Tier::Fast) {

@@ -41,27 +41,34 @@ public:
   }
 
 private:
+  // Names the body reads without binding them, and the module-level names the
+  // definitions it reaches read: a runtime binds them before running the code.
   void freeNames(MediatorContext &ctx) {
-    const CodeUnit &unit = ctx.code.units[0];
-    ValueAnalysis &values = *unit.context->values;
     const Mediator &m = ctx.mediator;
     std::vector<std::string> names;
-    ctx.code.forEachOp(unit, [&](Op *op) {
-      if (!op->is(OpKind::Name) || op->ctx != Ctx::Load)
-        return;
-      NameResolution r = unit.context->scopes->resolve(op);
-      if (r.kind == NameResolution::Kind::Builtin)
-        return;
-      if (r.symbol)
-        for (const Binding &b : r.symbol->bindings)
-          if (b.site && m.bodyRange.contains(b.site->range.begin.offset))
-            return; // bound in the body
-      for (const Value &v : values.valuesOf(op))
-        if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer ||
-            v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
-          return; // the model, the tracer, or a definition
-      names.emplace_back(op->text);
-    });
+    for (const CodeUnit &unit : ctx.code.units) {
+      ValueAnalysis &values = *unit.context->values;
+      bool body = unit.kind == CodeUnit::Kind::Mediator;
+      ctx.code.forEachOp(unit, [&](Op *op) {
+        if (!op->is(OpKind::Name) || op->ctx != Ctx::Load)
+          return;
+        NameResolution r = unit.context->scopes->resolve(op);
+        if (r.kind == NameResolution::Kind::Builtin)
+          return;
+        if (!body && r.kind != NameResolution::Kind::Global &&
+            r.kind != NameResolution::Kind::Undefined)
+          return; // a definition's own locals and closures
+        if (body && r.symbol)
+          for (const Binding &b : r.symbol->bindings)
+            if (b.site && m.bodyRange.contains(b.site->range.begin.offset))
+              return; // bound in the body
+        for (const Value &v : values.valuesOf(op))
+          if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer ||
+              v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
+            return; // the model, the tracer, or a definition
+        names.emplace_back(op->text);
+      });
+    }
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     ctx.facts.freeNames = std::move(names);

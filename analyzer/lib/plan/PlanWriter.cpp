@@ -19,7 +19,7 @@ namespace {
 llvm::json::Array strings(const std::vector<std::string> &items) {
   llvm::json::Array a;
   for (const std::string &s : items)
-    a.push_back(s);
+    a.push_back(utf8(s));
   return a;
 }
 
@@ -46,12 +46,11 @@ std::string mediatorSource(const SourceFile &file, const TraceRegion &trace, con
 
 llvm::json::Value reasonJson(const Reason &r, const SourceFile &main) {
   llvm::json::Object o{{"code", std::string(diagInfo(r.id).code)},
-                       {"tier", std::string(tierName(r.tier))},
-                       {"message", r.message},
+                       {"message", utf8(r.message)},
                        {"range", rangeJson(r.range)},
                        {"via", strings(r.via)}};
   if (r.file && r.file != &main)
-    o["file"] = r.file->path();
+    o["file"] = utf8(r.file->path());
   return o;
 }
 
@@ -75,18 +74,18 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
     llvm::json::Array acc;
     for (const std::string &x : accesses)
       acc.push_back(x);
-    modules.push_back(llvm::json::Object{{"path", path}, {"accesses", std::move(acc)}});
+    modules.push_back(llvm::json::Object{{"path", utf8(path)}, {"accesses", std::move(acc)}});
   }
   llvm::json::Array defs;
   for (const Definition &d : f.definitions)
-    defs.push_back(llvm::json::Object{{"name", d.name}, {"source", d.source}});
+    defs.push_back(llvm::json::Object{{"name", utf8(d.name)}, {"source", utf8(d.source)}});
   llvm::json::Value invokeArgs = nullptr;
   if (m.kind == MediatorKind::Invoke && m.call) {
     // The source text of the invoke's arguments, for a runtime to report.
     std::string callText(file.slice(m.call->range));
     size_t open = callText.find('(');
     if (open != std::string::npos && callText.size() > open + 1)
-      invokeArgs = callText.substr(open + 1, callText.size() - open - 2);
+      invokeArgs = utf8(callText.substr(open + 1, callText.size() - open - 2));
   }
   return llvm::json::Object{
       {"index", int64_t(m.index)},
@@ -100,7 +99,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"free_names", strings(f.freeNames)},
       {"definitions", std::move(defs)},
       {"invoke_arguments", std::move(invokeArgs)},
-      {"source", mediatorSource(file, t, m)},
+      {"source", utf8(mediatorSource(file, t, m))},
       {"range", rangeJson(m.range)},
       {"body_range", rangeJson(m.bodyRange)},
   };
@@ -118,10 +117,10 @@ llvm::json::Value planJson(const Analysis &a) {
       mediators.push_back(mediatorJson(a, t, m, a.facts[t.index][m.index]));
     traces.push_back(llvm::json::Object{
         {"index", int64_t(t.index)},
-        {"kind", t.method},
+        {"kind", utf8(t.method)},
         {"parent", t.parent < 0 ? llvm::json::Value(nullptr) : llvm::json::Value(int64_t(t.parent))},
-        {"receiver", t.receiver},
-        {"tracer", t.tracerName.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(t.tracerName)},
+        {"receiver", utf8(t.receiver)},
+        {"tracer", t.tracerName.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(utf8(t.tracerName))},
         {"range", rangeJson(t.range)},
         {"mediators", std::move(mediators)},
     });
@@ -131,9 +130,9 @@ llvm::json::Value planJson(const Analysis &a) {
     diags.push_back(diagnosticJson(a.diagnostics[i], file, a.suppressed[i]));
   return llvm::json::Object{
       {"schema", std::string(PlanSchema)},
-      {"file", file.path()},
+      {"file", utf8(file.path())},
       {"source_sha256", llvm::toHex(digest, true)},
-      {"policy", llvm::json::Object{{"name", a.policy.name},
+      {"policy", llvm::json::Object{{"name", utf8(a.policy.name)},
                                     {"fingerprint", a.policy.fingerprint()}}},
       {"diagnostics", std::move(diags)},
       {"traces", std::move(traces)},

@@ -11,10 +11,10 @@ using namespace ir;
 
 namespace {
 
-void walkRegions(const Op *op, const Mediator *skipFor, const std::function<void(Op *)> &f);
+void walkRegions(const Op *op, const Mediator *skipFor, std::vector<Op *> &out);
 
-void walkOp(Op *op, const Mediator *skipFor, const std::function<void(Op *)> &f) {
-  f(op);
+void walkOp(Op *op, const Mediator *skipFor, std::vector<Op *> &out) {
+  out.push_back(op);
   if (op->is(OpKind::With) && skipFor) {
     WithRole role = op->withRole();
     // A nested trace's body belongs to its own mediators; so does an invoke's
@@ -23,13 +23,13 @@ void walkOp(Op *op, const Mediator *skipFor, const std::function<void(Op *)> &f)
         (role == WithRole::Invoke && skipFor->kind == MediatorKind::Body))
       return;
   }
-  walkRegions(op, skipFor, f);
+  walkRegions(op, skipFor, out);
 }
 
-void walkRegions(const Op *op, const Mediator *skipFor, const std::function<void(Op *)> &f) {
+void walkRegions(const Op *op, const Mediator *skipFor, std::vector<Op *> &out) {
   for (const Region &r : op->regions)
     for (Op *child : r.ops)
-      walkOp(child, skipFor, f);
+      walkOp(child, skipFor, out);
 }
 
 std::string unitName(const Op *op) {
@@ -42,21 +42,23 @@ std::string unitName(const Op *op) {
 
 } // namespace
 
-void EffectiveCode::forEachOp(const CodeUnit &unit, const std::function<void(Op *)> &f) const {
+void EffectiveCode::collectOps(CodeUnit &unit) const {
+  std::vector<Op *> &out = unit.ops;
+  out.clear();
   if (unit.kind == CodeUnit::Kind::Mediator) {
-    for (Op *op : mediator->header)
-      f(op);
+    out.assign(mediator->header.begin(), mediator->header.end());
     for (Op *op : mediator->body->ops)
-      walkOp(op, mediator, f);
+      walkOp(op, mediator, out);
     return;
   }
   // Definition-time code (decorators, defaults, annotations, bases) runs
   // wherever the definition is executed, so it counts as reached code too.
-  if (!unit.op->is(OpKind::Lambda))
-    for (Op *op : statementHeader(unit.op))
-      f(op);
-  f(unit.op);
-  walkRegions(unit.op, nullptr, f);
+  if (!unit.op->is(OpKind::Lambda)) {
+    std::span<Op *> header = statementHeader(unit.op);
+    out.assign(header.begin(), header.end());
+  }
+  out.push_back(unit.op);
+  walkRegions(unit.op, nullptr, out);
 }
 
 EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
@@ -67,27 +69,30 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
   root.kind = CodeUnit::Kind::Mediator;
   root.name = "body";
   root.context = &main;
+  code.collectOps(root);
   code.units.push_back(std::move(root));
 
   llvm::DenseSet<const Op *> reached;
   for (size_t i = 0; i < code.units.size(); ++i) {
-    // Copy what we need: push_back below may move units.
-    CodeUnit unit = code.units[i];
+    // Copies, not references: pushing a unit may move the vector.
+    ModuleContext *context = code.units[i].context;
+    std::string name = code.units[i].name;
+    std::vector<ViaStep> via = code.units[i].via;
+    std::vector<Op *> ops = code.units[i].ops;
     // Code defined inside the unit is walked with it, not reached again.
-    code.forEachOp(unit, [&](Op *op) {
+    for (Op *op : ops)
       if (op->is(OpKind::FunctionDef) || op->is(OpKind::ClassDef) || op->is(OpKind::Lambda))
         reached.insert(op);
-    });
-    code.forEachOp(unit, [&](Op *op) {
+    for (Op *op : ops) {
       if (!op->is(OpKind::Name) && !op->is(OpKind::Attribute))
-        return;
+        continue;
       if (op->ctx != Ctx::Load)
-        return;
-      for (const Value &v : unit.context->values->valuesOf(op)) {
+        continue;
+      for (const Value &v : context->values->valuesOf(op)) {
         if (v.kind != ValueKind::UserFunction && v.kind != ValueKind::UserClass &&
             v.kind != ValueKind::Lambda && v.kind != ValueKind::Instance)
           continue;
-        ModuleContext *ctx = unit.context;
+        ModuleContext *ctx = context;
         Op *target = v.op;
         if (v.manifest) {
           auto [mctx, mop] = loadManifestFunction(*v.manifest);
@@ -104,13 +109,14 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
                                                     : CodeUnit::Kind::Lambda;
         next.op = target;
         next.name = unitName(target);
-        next.via = unit.via;
-        next.via.push_back({unit.name, op->range.begin.line + 1, op->range,
-                            unit.context->file ? unit.context->file->source.get() : nullptr});
+        next.via = via;
+        next.via.push_back({name, op->range.begin.line + 1, op->range,
+                            context->file ? context->file->source.get() : nullptr});
         next.context = ctx;
+        code.collectOps(next);
         code.units.push_back(std::move(next));
       }
-    });
+    }
   }
   return code;
 }

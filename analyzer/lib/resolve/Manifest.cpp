@@ -73,6 +73,12 @@ struct Parser {
           return fail(path + ".first_line", "must be a positive integer");
         b.firstLine = uint32_t(*n);
       }
+      if (const llvm::json::Value *fc = o->get("first_column")) {
+        auto n = fc->getAsInteger();
+        if (!n || *n < 0 || *n > 10000)
+          return fail(path + ".first_column", "must be a non-negative integer");
+        b.firstColumn = uint32_t(*n);
+      }
       return bindings(o->get("bindings"), path + ".bindings", b.bindings);
     }
     if (kind == "model") {

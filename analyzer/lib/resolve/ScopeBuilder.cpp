@@ -1,6 +1,8 @@
 //===- ScopeBuilder.cpp - Building the scope tree in one walk -------------===//
 #include "ivc/resolve/Scopes.h"
 
+#include <algorithm>
+
 namespace ivc {
 
 using namespace ir;
@@ -10,15 +12,50 @@ Symbol *Scope::lookupLocal(std::string_view name) {
   return it == symbols.end() ? nullptr : &it->second;
 }
 
+namespace {
+bool ownsScope(const Op *op) {
+  switch (op->kind) {
+  case OpKind::FunctionDef: case OpKind::Lambda: case OpKind::ClassDef: case OpKind::ListComp:
+  case OpKind::SetComp: case OpKind::DictComp: case OpKind::GeneratorExp:
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
 class ScopeBuilder {
 public:
-  explicit ScopeBuilder(ScopeTree &tree) : tree_(tree) {}
+  explicit ScopeBuilder(const ScopeTree &tree) : tree_(tree) {}
 
-  void build(const Module &m) {
+  void start(const Module &m) {
     tree_.opScope_.assign(m.numOps(), nullptr);
     Scope *module = newScope(ScopeKind::Module, nullptr, m.root());
-    walkRegions(m.root(), module);
-    finish();
+    build(module);
+    // A `global`/`nonlocal` anywhere moves bindings between scopes: build the
+    // scopes that declare one (and so their ancestors) now.
+    for (Op *decl : m.scopeDeclarations())
+      tree_.enclosingScope(decl);
+  }
+
+  /// Walks the scope's own code: nested scopes get a Scope object (and their
+  /// name a binding here) but are walked only when they are built.
+  void build(Scope *s) {
+    s->built = true;
+    Op *owner = s->owner;
+    if (owner->is(OpKind::FunctionDef) || owner->is(OpKind::Lambda))
+      for (Op *p : owner->operands)
+        if (p && p->is(OpKind::Param))
+          bind(s, p->text, Binding{Binding::Kind::Param, p, nullptr, {}});
+    bool comprehension = s->kind == ScopeKind::Comprehension;
+    for (Region &r : owner->regions)
+      for (Op *child : r.ops) {
+        visit(child, s);
+        if (comprehension && child->is(OpKind::CompFor)) // the first clause iterates the op's operand
+          bindTarget(s, child->operand(0), Binding::Kind::Loop,
+                     child->operand(1) ? child->operand(1) : owner->operand(0));
+      }
+    relocateDeclarations(s);
   }
 
 private:
@@ -59,13 +96,16 @@ private:
       bool displayMatches = kind == Binding::Kind::Assign && value &&
                             (value->is(OpKind::Tuple) || value->is(OpKind::List)) &&
                             value->operands.size() == target->operands.size();
+      // After a starred target, positions no longer line up with the value's.
+      bool starred = std::any_of(target->operands.begin(), target->operands.end(),
+                                 [](Op *e) { return e && e->is(OpKind::Starred); });
       for (size_t i = 0; i < target->operands.size(); ++i) {
         Op *elt = target->operands[i];
-        if (displayMatches) {
+        if (starred) {
+          bindTarget(s, elt, kind, nullptr);
+        } else if (displayMatches) {
           Op *v = value->operands[i];
           bindTarget(s, elt, kind, v && !v->is(OpKind::Starred) ? v : nullptr);
-        } else if (kind == Binding::Kind::Assign) {
-          bindTarget(s, elt, kind, nullptr);
         } else {
           auto sub = path;
           sub.push_back(uint8_t(std::min<size_t>(i, 255)));
@@ -96,35 +136,23 @@ private:
     tree_.opScope_[op->index] = s;
     switch (op->kind) {
     case OpKind::FunctionDef:
-    case OpKind::Lambda: {
-      if (op->is(OpKind::FunctionDef))
-        bind(s, op->text, Binding{Binding::Kind::Function, op, nullptr, {}});
-      Scope *inner = newScope(op->is(OpKind::Lambda) ? ScopeKind::Lambda : ScopeKind::Function, s, op);
-      for (Op *p : op->operands)
-        if (p && p->is(OpKind::Param))
-          bind(inner, p->text, Binding{Binding::Kind::Param, p, nullptr, {}});
-      walkRegions(op, inner);
+      bind(s, op->text, Binding{Binding::Kind::Function, op, nullptr, {}});
+      newScope(ScopeKind::Function, s, op);
       return;
-    }
-    case OpKind::ClassDef: {
+    case OpKind::Lambda:
+      newScope(ScopeKind::Lambda, s, op);
+      return;
+    case OpKind::ClassDef:
       bind(s, op->text, Binding{Binding::Kind::Class, op, nullptr, {}});
-      walkRegions(op, newScope(ScopeKind::Class, s, op));
+      newScope(ScopeKind::Class, s, op);
       return;
-    }
     case OpKind::ListComp:
     case OpKind::SetComp:
     case OpKind::DictComp:
-    case OpKind::GeneratorExp: {
-      Scope *inner = newScope(ScopeKind::Comprehension, s, op);
-      for (Region &r : op->regions)
-        for (Op *child : r.ops) {
-          visit(child, inner);
-          if (child->is(OpKind::CompFor)) // the first clause iterates the op's operand
-            bindTarget(inner, child->operand(0), Binding::Kind::Loop,
-                       child->operand(1) ? child->operand(1) : op->operand(0));
-        }
+    case OpKind::GeneratorExp:
+      // A walrus inside binds in this scope's function: build it with us.
+      build(newScope(ScopeKind::Comprehension, s, op));
       return;
-    }
     case OpKind::Assign:
       for (size_t i = 0; i + 1 < op->operands.size(); ++i)
         bindTarget(s, op->operands[i], Binding::Kind::Assign, op->operands.back());
@@ -190,43 +218,71 @@ private:
 
   // `global x` and `nonlocal x` apply to the whole scope whatever their
   // position: move such bindings to the scope that owns the name.
-  void finish() {
+  void relocateDeclarations(Scope *s) {
     Scope *module = tree_.moduleScope();
-    for (auto &scope : tree_.scopes_) {
-      Scope *s = scope.get();
-      auto move = [&](llvm::StringRef name, Scope *to) {
-        auto it = s->symbols.find(name);
-        if (it == s->symbols.end() || !to || to == s)
-          return;
-        Symbol &target = to->symbols[name];
-        target.name = it->second.name;
-        target.scope = to;
-        for (Binding &b : it->second.bindings)
-          target.bindings.push_back(std::move(b));
-        s->symbols.erase(it);
-      };
-      for (auto &g : s->globals)
-        move(g.getKey(), module);
-      for (auto &n : s->nonlocals) {
-        Scope *owner = s->parent;
-        while (owner && (owner->kind == ScopeKind::Class || !owner->lookupLocal(n.getKey())) &&
-               owner->kind != ScopeKind::Module)
-          owner = owner->parent;
-        if (owner && owner->kind != ScopeKind::Module)
-          move(n.getKey(), owner);
-      }
+    auto move = [&](llvm::StringRef name, Scope *to) {
+      auto it = s->symbols.find(name);
+      if (it == s->symbols.end() || !to || to == s)
+        return;
+      Symbol &target = to->symbols[name];
+      target.name = it->second.name;
+      target.scope = to;
+      for (Binding &b : it->second.bindings)
+        target.bindings.push_back(std::move(b));
+      s->symbols.erase(it);
+    };
+    for (auto &g : s->globals)
+      move(g.getKey(), module);
+    for (auto &n : s->nonlocals) {
+      Scope *owner = s->parent;
+      while (owner && (owner->kind == ScopeKind::Class || !owner->lookupLocal(n.getKey())) &&
+             owner->kind != ScopeKind::Module)
+        owner = owner->parent;
+      if (owner && owner->kind != ScopeKind::Module)
+        move(n.getKey(), owner);
     }
   }
 
-  ScopeTree &tree_;
+  const ScopeTree &tree_;
 };
 
-ScopeTree::ScopeTree(const Module &module) { ScopeBuilder(*this).build(module); }
+ScopeTree::ScopeTree(const Module &module) { ScopeBuilder(*this).start(module); }
 
-Scope *ScopeTree::scopeOf(const Op *owner) const { return ownerScope_.lookup(owner); }
+void ScopeTree::build(Scope *s) const {
+  if (!s->built)
+    ScopeBuilder(*this).build(s);
+}
+
+Scope *ScopeTree::scopeOf(const Op *owner) const {
+  Scope *s = ownerScope_.lookup(owner);
+  if (!s && owner->parentRegion) {
+    enclosingScope(owner); // builds the parent, which creates this scope
+    s = ownerScope_.lookup(owner);
+  }
+  if (s)
+    build(s);
+  return s;
+}
 
 Scope *ScopeTree::enclosingScope(const Op *op) const {
-  return op->index < opScope_.size() ? opScope_[op->index] : nullptr;
+  if (op->index >= opScope_.size())
+    return nullptr;
+  if (Scope *s = opScope_[op->index])
+    return s;
+  // Not built yet: build the innermost scope owner above the op.
+  for (const Op *up = op->parentOp(); up; up = up->parentOp())
+    if (ownsScope(up)) {
+      scopeOf(up);
+      return opScope_[op->index];
+    }
+  return moduleScope();
+}
+
+size_t ScopeTree::builtScopes() const {
+  size_t n = 0;
+  for (auto &s : scopes_)
+    n += s->built;
+  return n;
 }
 
 NameResolution ScopeTree::resolve(const Op *nameOp) const {

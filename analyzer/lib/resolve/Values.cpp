@@ -1,6 +1,7 @@
 //===- Values.cpp - Abstract values of expressions ------------------------===//
 #include "ivc/resolve/Values.h"
 
+#include "ivc/policy/OpCatalog.h"
 #include "ivc/resolve/Manifest.h"
 
 #include <algorithm>
@@ -40,8 +41,8 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) 
 
 // Builtins whose result kind is known.
 ValueKind builtinResult(std::string_view name) {
-  if (isOneOf(name, {"len", "int", "float", "abs", "sum", "min", "max", "round", "pow", "divmod",
-                     "ord", "hash", "id", "complex"}))
+  // sum, min, max, abs, round and pow also take tensors: their result is unknown.
+  if (isOneOf(name, {"len", "int", "float", "divmod", "ord", "hash", "id", "complex"}))
     return ValueKind::Number;
   if (isOneOf(name, {"bool", "isinstance", "issubclass", "callable", "any", "all", "hasattr"}))
     return ValueKind::Bool;
@@ -56,6 +57,38 @@ ValueKind builtinResult(std::string_view name) {
 }
 
 } // namespace
+
+// Whether binding `b` has certainly run before `load` does: an unconditional
+// binding statement earlier in a region that contains the load.
+static bool boundBefore(const Binding &b, const Op *load) {
+  if (!b.site || (b.kind != Binding::Kind::Assign && b.kind != Binding::Kind::Import &&
+                  b.kind != Binding::Kind::ImportFrom && b.kind != Binding::Kind::Function &&
+                  b.kind != Binding::Kind::Class))
+    return false;
+  // The statement that binds: the site itself, or the statement after its
+  // operands in the same region.
+  const Op *stmt = b.site;
+  if (stmt->cls() != OpClass::Stmt && stmt->parentRegion) {
+    auto &ops = stmt->parentRegion->ops;
+    auto it = std::find(ops.begin(), ops.end(), stmt);
+    while (it != ops.end() && (*it)->cls() != OpClass::Stmt)
+      ++it;
+    if (it == ops.end())
+      return false;
+    stmt = *it;
+  }
+  for (const Op *at = load; at && at->parentRegion; at = at->parentOp())
+    if (at->parentRegion == stmt->parentRegion)
+      return stmt->index < at->index && stmt != at;
+  return false;
+}
+
+bool isViewMethod(std::string_view m) {
+  return isOneOf(m, {"view", "view_as", "reshape", "reshape_as", "transpose", "permute", "t",
+                     "squeeze", "unsqueeze", "expand", "expand_as", "narrow", "select",
+                     "unflatten", "flatten", "diagonal", "unbind", "split", "chunk", "movedim",
+                     "moveaxis", "swapaxes", "swapdims", "detach", "unfold", "as_strided"});
+}
 
 void addValue(ValueSet &set, const Value &v) {
   for (const Value &e : set)
@@ -76,9 +109,10 @@ static void addAll(ValueSet &into, const ValueSet &from) {
 ValueAnalysis::ValueAnalysis(const Module &module, const SourceFile &source,
                              const ScopeTree &scopes, const TraceBindings &traces,
                              const Manifest *manifest,
-                             const std::vector<std::string> &traceMethods)
+                             const std::vector<std::string> &traceMethods,
+                             const OpCatalog *catalog)
     : module_(module), source_(source), scopes_(scopes), traces_(traces), manifest_(manifest),
-      traceMethods_(traceMethods), slot_(module.numOps(), -1) {}
+      traceMethods_(traceMethods), catalog_(catalog), slot_(module.numOps(), -1) {}
 
 std::string_view ValueAnalysis::save(std::string_view s) {
   if (s.empty())
@@ -228,15 +262,26 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
     // of all its bindings. Computing it once per symbol instead of once per
     // read matters in notebook exports, where `tracer`, `hidden`, ... are
     // module globals bound by hundreds of trace blocks and read in each.
-    auto known = symbolValues_.find(r.symbol);
-    if (known != symbolValues_.end())
-      return known->second;
-    uint64_t cutsBefore = cuts_;
+    // The per-read part (below) is added to a copy.
     ValueSet out;
-    for (const Binding &b : r.symbol->bindings)
-      addAll(out, ofBinding(b));
-    if (cuts_ == cutsBefore)
-      symbolValues_[r.symbol] = out;
+    auto known = symbolValues_.find(r.symbol);
+    if (known != symbolValues_.end()) {
+      out = known->second;
+    } else {
+      uint64_t cutsBefore = cuts_;
+      for (const Binding &b : r.symbol->bindings)
+        addAll(out, ofBinding(b));
+      if (cuts_ == cutsBefore)
+        symbolValues_[r.symbol] = out;
+    }
+    // A module or class body reads names at run time: before (or without)
+    // the binding running, a builtin's name is still the builtin
+    // (`x = eval(s)` above a later `eval = None`).
+    if ((r.symbol->scope->kind == ScopeKind::Module || r.symbol->scope->kind == ScopeKind::Class) &&
+        isBuiltinName(op->text) &&
+        std::none_of(r.symbol->bindings.begin(), r.symbol->bindings.end(),
+                     [&](const Binding &b) { return boundBefore(b, op); }))
+      addValue(out, make(ValueKind::Builtin, op->text));
     return out;
   }
   }
@@ -265,7 +310,11 @@ ValueSet ValueAnalysis::ofBinding(const Binding &b) {
     return {make(ValueKind::UserClass, b.site->text, b.site)};
   case Binding::Kind::Assign:
   case Binding::Kind::Walrus:
-    return b.value ? valuesOf(b.value) : ValueSet{Value::unknown()};
+    if (!b.value)
+      return {Value::unknown()};
+    if (b.path.empty())
+      return valuesOf(b.value);
+    return elementAt(valuesOf(b.value), b.path);
   case Binding::Kind::Loop:
     return elementOf(b.value, b.path);
   case Binding::Kind::WithAs: {
@@ -314,7 +363,15 @@ ValueSet ValueAnalysis::ofAttribute(const Op *op) {
         addValue(out, make(ValueKind::Envoy, save(path)));
       }
       break;
+    case ValueKind::Builtin:
     case ValueKind::Activation:
+      // Views share the delivered tensor's storage: writes through them are
+      // in-place updates of the activation.
+      if (isOneOf(attr, {"data", "T", "mT", "H", "mH", "real", "imag"})) {
+        addValue(out, base);
+        break;
+      }
+      [[fallthrough]];
     case ValueKind::Tensor:
     case ValueKind::Tracer:
     case ValueKind::Str:
@@ -370,8 +427,9 @@ ValueSet ValueAnalysis::ofSubscript(const Op *op) {
       addValue(out, Value::unknown());
       break;
     case ValueKind::Method:
-      // tracer.iter[0:3] and the like.
-      addValue(out, make(ValueKind::Container, {}, nullptr));
+      // tracer.iter[0:3]; anything else (h.shape[0]) is unknown.
+      addValue(out, base.receiver == ValueKind::Tracer ? make(ValueKind::Container, {}, nullptr)
+                                                       : Value::unknown());
       break;
     default:
       addValue(out, Value::unknown());
@@ -407,11 +465,12 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
       break;
     }
     case ValueKind::Qualified:
-      if (callee.text.substr(0, 6) == "torch." || callee.text.substr(0, 6) == "numpy." ||
-          callee.text.substr(0, 7) == "einops.")
-        addValue(out, make(ValueKind::Tensor));
-      else if (callee.text.substr(0, 5) == "math.")
+      // Catalogued torch/numpy/einops functions make tensors, math numbers;
+      // anything else (torch.nn.Linear(...), a module's class) is unknown.
+      if (catalog_ && catalog_->function(callee.text) && callee.text.substr(0, 5) == "math.")
         addValue(out, make(ValueKind::Number));
+      else if (catalog_ && catalog_->function(callee.text))
+        addValue(out, make(ValueKind::Tensor));
       else
         addValue(out, Value::unknown());
       break;
@@ -447,8 +506,9 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
         // barrier = tracer.barrier(2); barrier(): nnsight's own objects.
         addValue(out, make(ValueKind::Tracer));
       } else if (callee.receiver == ValueKind::Activation) {
-        // save() and in-place methods return the same (delivered) value.
-        if (callee.text == "save" || (callee.text.size() > 1 && callee.text.back() == '_'))
+        // save(), in-place methods and views return (a view of) the delivered value.
+        if (callee.text == "save" || (callee.text.size() > 1 && callee.text.back() == '_') ||
+            isViewMethod(callee.text))
           addAll(out, receivers);
         else
           addValue(out, make(ValueKind::Tensor));
@@ -473,7 +533,14 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
         }
         addValue(out, known ? knownStr(save(joined)) : make(ValueKind::Str));
       } else if (callee.receiver == ValueKind::Str) {
-        addValue(out, make(ValueKind::Str));
+        if (isOneOf(callee.text, {"split", "rsplit", "splitlines", "partition", "rpartition"}))
+          addValue(out, make(ValueKind::Container));
+        else if (isOneOf(callee.text, {"encode", "find", "rfind", "index", "rindex", "count"}) ||
+                 callee.text.substr(0, 2) == "is" || callee.text.substr(0, 4) == "ends" ||
+                 callee.text.substr(0, 5) == "start")
+          addValue(out, Value::unknown());
+        else
+          addValue(out, make(ValueKind::Str));
       } else {
         addValue(out, Value::unknown());
       }
@@ -566,6 +633,22 @@ const ValueSet &ValueAnalysis::returnValues(const Op *function) {
   return slot;
 }
 
+ValueSet ValueAnalysis::elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t> path) {
+  // `a, b = f()` where f returns a tuple display: a is its first element.
+  ValueSet out;
+  for (const Value &v : values) {
+    if (v.kind == ValueKind::Container && v.op &&
+        (v.op->is(OpKind::Tuple) || v.op->is(OpKind::List)) && path[0] < v.op->operands.size() &&
+        !v.op->operands[path[0]]->is(OpKind::Starred)) {
+      const ValueSet &e = valuesOf(v.op->operands[path[0]]);
+      addAll(out, path.size() > 1 ? elementAt(e, path.drop_front()) : e);
+    } else {
+      addValue(out, Value::unknown());
+    }
+  }
+  return out.empty() ? ValueSet{Value::unknown()} : out;
+}
+
 ValueSet ValueAnalysis::elementOf(const Op *iterable, llvm::ArrayRef<uint8_t> path) {
   if (!iterable)
     return {Value::unknown()};
@@ -610,6 +693,11 @@ ValueSet ValueAnalysis::elementOf(const Op *iterable, llvm::ArrayRef<uint8_t> pa
   }
   ValueSet out;
   for (const Value &v : valuesOf(iterable)) {
+    if (v.kind == ValueKind::Container && v.op && v.op != iterable &&
+        (v.op->is(OpKind::List) || v.op->is(OpKind::Tuple) || v.op->is(OpKind::Set))) {
+      addAll(out, elementOf(v.op, path)); // a name bound to a display
+      continue;
+    }
     if (v.kind == ValueKind::Envoy && path.empty()) {
       std::string p = v.text.empty() ? "*" : std::string(v.text) + ".*";
       addValue(out, make(ValueKind::Envoy, save(p)));

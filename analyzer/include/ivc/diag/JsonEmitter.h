@@ -8,6 +8,10 @@
 
 namespace ivc {
 
+/// `s` as valid UTF-8 for a JSON string: source text and names taken from it
+/// may hold any bytes; invalid sequences become U+FFFD.
+std::string utf8(std::string_view s);
+
 /// {"start": {"line", "column", "offset"}, "end": {...}}: 1-based line and
 /// byte column, 0-based byte offset.
 llvm::json::Value rangeJson(const SourceRange &r);

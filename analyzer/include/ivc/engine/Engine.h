@@ -44,6 +44,12 @@ struct Analysis {
   std::vector<Diagnostic> diagnostics;
   std::vector<bool> suppressed;
 
+  /// Where the time went, for benchmarks: parse and lower; scopes, values and
+  /// effective code; the passes.
+  struct Timings {
+    double frontend = 0, resolve = 0, passes = 0; // seconds
+  } timings;
+
   const SourceFile &source() const { return *parsed->source; }
   /// Errors that are not suppressed.
   bool hasErrors() const;

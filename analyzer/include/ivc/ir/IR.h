@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 #include <string_view>
 
 namespace ivc::ir {
@@ -107,9 +108,15 @@ public:
   }
   std::span<Region> allocateRegions(size_t n);
 
+  /// The `global` and `nonlocal` ops, wherever they are: they change which
+  /// scope owns a name, so scope analysis looks at them first.
+  const std::vector<Op *> &scopeDeclarations() const { return declarations_; }
+  void noteScopeDeclaration(Op *op) { declarations_.push_back(op); }
+
 private:
   llvm::BumpPtrAllocator arena_;
   Op *root_ = nullptr;
+  std::vector<Op *> declarations_;
   uint32_t nextId_ = 0;
   uint32_t nextIndex_ = 0;
 };

@@ -9,7 +9,7 @@
 #define IVC_PASSES_PASS_H
 
 #include "ivc/diag/Diagnostic.h"
-#include "ivc/passes/OpCatalog.h"
+#include "ivc/policy/OpCatalog.h"
 #include "ivc/policy/Policy.h"
 #include "ivc/resolve/EffectiveCode.h"
 

@@ -46,6 +46,9 @@ struct CodeUnit {
   std::string name;               // "body", "unembed()", "class Config", "lambda"
   std::vector<ViaStep> via;       // from the mediator to the reference that reached it
   ModuleContext *context = nullptr;
+  /// Every op of the unit in walk order (see EffectiveCode::forEachOp),
+  /// collected once so that each pass iterates a flat list.
+  std::vector<ir::Op *> ops;
 };
 
 struct EffectiveCode {
@@ -55,7 +58,12 @@ struct EffectiveCode {
   /// Calls `f(op)` for every op of `unit`, in order, nested regions included;
   /// a mediator skips the bodies of nested traces and of invokes that are
   /// mediators of their own.
-  void forEachOp(const CodeUnit &unit, const std::function<void(ir::Op *)> &f) const;
+  template <typename F> void forEachOp(const CodeUnit &unit, F &&f) const {
+    for (ir::Op *op : unit.ops)
+      f(op);
+  }
+  /// Collects `unit.ops` (what forEachOp visits).
+  void collectOps(CodeUnit &unit) const;
 };
 
 /// Resolves a function bound by a capture manifest to its lowered source.

@@ -30,6 +30,7 @@ struct ManifestBinding {
   std::string source;
   std::string file;
   uint32_t firstLine = 1;
+  uint32_t firstColumn = 0; // indentation of the definition in its file (source is dedented)
   std::map<std::string, ManifestBinding> bindings;
   // tensor
   std::string dtype, device;

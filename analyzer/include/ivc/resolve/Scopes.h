@@ -1,11 +1,16 @@
 //===- Scopes.h - Python's scopes and the bindings in each ---------------===//
 //
-// One walk over a module's IR builds its scope tree with CPython's rules:
+// The scope tree follows CPython's rules:
 // module, function, lambda, class and comprehension scopes; `global` and
 // `nonlocal`; class scopes invisible to the functions nested in them;
 // comprehension targets local to the comprehension, walrus targets in the
 // enclosing function. Every name load then resolves to a symbol (with all of
 // its bindings, flow-insensitively), a builtin, or nothing.
+//
+// Scopes are built on demand: the module's at once, a function's, class's or
+// comprehension's when something in it is first resolved (so the helpers no
+// mediator reaches cost nothing), and at once every scope that declares a
+// name global or nonlocal, since that changes who owns the name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_RESOLVE_SCOPES_H
@@ -66,6 +71,7 @@ struct Scope {
   llvm::StringMap<bool> globals;   // names declared `global` here
   llvm::StringMap<bool> nonlocals; // names declared `nonlocal` here
   std::vector<ir::Op *> starImports;
+  bool built = false;
 
   Symbol *lookupLocal(std::string_view name);
 };
@@ -81,19 +87,23 @@ public:
   explicit ScopeTree(const ir::Module &module);
 
   Scope *moduleScope() const { return scopes_.front().get(); }
-  /// The scope a def, lambda, class or comprehension op opens.
+  /// The scope a def, lambda, class or comprehension op opens (built on demand).
   Scope *scopeOf(const ir::Op *owner) const;
-  /// The scope in which a name op (or any op) appears.
+  /// The scope in which a name op (or any op) appears (built on demand).
   Scope *enclosingScope(const ir::Op *op) const;
+  /// How many scopes have been built so far (for tests).
+  size_t builtScopes() const;
   /// Resolves a name read at `op` (a Name op) with Python's rules.
   NameResolution resolve(const ir::Op *nameOp) const;
   NameResolution resolve(std::string_view name, Scope *from) const;
 
 private:
   friend class ScopeBuilder;
-  std::vector<std::unique_ptr<Scope>> scopes_;
-  std::vector<Scope *> opScope_; // by op index
-  llvm::DenseMap<const ir::Op *, Scope *> ownerScope_;
+  void build(Scope *s) const;
+  // Built lazily behind a const interface; a tree belongs to one analysis.
+  mutable std::vector<std::unique_ptr<Scope>> scopes_;
+  mutable std::vector<Scope *> opScope_; // by op index
+  mutable llvm::DenseMap<const ir::Op *, Scope *> ownerScope_;
 };
 
 /// Python 3.11's builtin names.

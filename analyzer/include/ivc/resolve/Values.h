@@ -19,13 +19,16 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 
+#include <deque>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ivc {
 
-class Manifest;
+struct Manifest;
 struct ManifestBinding;
+class OpCatalog;
 
 enum class ValueKind : uint8_t {
   Unknown,      // anything (a parameter, the result of an unknown call, ...)
@@ -72,7 +75,8 @@ class ValueAnalysis {
 public:
   ValueAnalysis(const ir::Module &module, const SourceFile &source, const ScopeTree &scopes,
                 const TraceBindings &traces, const Manifest *manifest,
-                const std::vector<std::string> &traceMethods);
+                const std::vector<std::string> &traceMethods,
+                const OpCatalog *catalog = nullptr);
 
   /// The values `op` can evaluate to.
   const ValueSet &valuesOf(const ir::Op *op);
@@ -80,6 +84,8 @@ public:
   const ScopeTree &scopes() const { return scopes_; }
   /// The values of one element produced by iterating `iterable`, at `path`.
   ValueSet elementOf(const ir::Op *iterable, llvm::ArrayRef<uint8_t> path);
+  /// The values at `path` inside tuple or list displays among `values`.
+  ValueSet elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t> path);
 
   std::string_view save(std::string_view s);
   /// The values a function or lambda of this module returns.
@@ -102,20 +108,27 @@ private:
   const TraceBindings &traces_;
   const Manifest *manifest_;
   const std::vector<std::string> &traceMethods_;
+  const OpCatalog *catalog_; // what calls produce tensors; null: none do
   std::vector<int32_t> slot_; // by op index: -1 not computed, -2 in progress, else index
-  std::vector<ValueSet> memo_;
-  /// The union of a symbol's bindings, shared by all its reads (see ofName).
+  // Containers whose elements never move: callers hold references to sets
+  // while asking for more.
+  std::deque<ValueSet> memo_;
+  std::unordered_map<const ir::Op *, ValueSet> returns_;
+  /// The union of a symbol's bindings, shared by all its reads (see ofName);
+  /// ofName returns copies, so no reference into it is held.
   llvm::DenseMap<const Symbol *, ValueSet> symbolValues_;
   /// How many times a cycle was cut (an op or function still in progress was
   /// asked for): a value computed while this grew depends on where the
   /// computation started, so it is not shared.
   uint64_t cuts_ = 0;
-  llvm::DenseMap<const ir::Op *, ValueSet> returns_;
   llvm::BumpPtrAllocator arena_;
 };
 
 /// Appends `v` to `set` unless an equal value is there (and caps the set).
 void addValue(ValueSet &set, const Value &v);
+
+/// Tensor methods that return a view sharing the receiver's storage.
+bool isViewMethod(std::string_view method);
 
 } // namespace ivc
 

@@ -93,6 +93,8 @@ struct Problem {
 std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx) {
   std::string_view m = v.text;
   const OpCatalog &cat = ctx.m.catalog;
+  if (m == "save" && v.receiver != ValueKind::Qualified)
+    return std::nullopt; // nnsight's .save() works on any value
   switch (v.receiver) {
   case ValueKind::Envoy:
     if (envoyMethod(m) || std::find(ctx.m.policy.traceMethods.begin(),

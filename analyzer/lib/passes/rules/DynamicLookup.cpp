@@ -22,10 +22,7 @@ std::optional<std::string> unsafeName(std::string_view name) {
     std::string_view part = name.substr(0, dot);
     if (isPrivate(part))
       return "private attribute '" + std::string(part) + "'";
-    if (part.substr(0, 3) == "gi_" || part.substr(0, 3) == "f_b" || part.substr(0, 3) == "f_g" ||
-        part.substr(0, 3) == "f_l" || part.substr(0, 3) == "f_c" || part.substr(0, 3) == "tb_" ||
-        part.substr(0, 3) == "co_" || part.substr(0, 3) == "cr_" || part.substr(0, 3) == "ag_" ||
-        part == "cell_contents" || part == "mro")
+    if (frameAttributeOwner(part))
       return "introspection attribute '" + std::string(part) + "'";
     if (dot == std::string_view::npos)
       return std::nullopt;
@@ -57,9 +54,19 @@ void judgeGetattrFamily(Op &call, std::string_view builtin, RuleContext &ctx) {
                {ctx.subject(), builtin, "a name computed at run time"});
     return;
   }
-  if (auto why = unsafeName(*name); why || name->find('.') != std::string_view::npos)
+  if (auto why = unsafeName(*name); why || name->find('.') != std::string_view::npos) {
     ctx.reject(call, DiagId::DynamicAttribute,
                {ctx.subject(), builtin, why ? "the " + *why : "the name '" + std::string(*name) + "'"});
+    return;
+  }
+  // setattr/delattr with a public name is an attribute write: the same rule
+  // as `obj.name = value` (IVC309).
+  if (builtin == "setattr" || builtin == "delattr")
+    for (const Value &b : ctx.valuesOf(positional(call, 0)))
+      if (b.kind != ValueKind::Instance) {
+        ctx.isolate(call, DiagId::SharedStateWrite, {ctx.subject(), *name, describeBase(b)});
+        return;
+      }
 }
 
 void judgeNames(Op &call, std::string_view what, size_t count, RuleContext &ctx) {

@@ -59,10 +59,7 @@ std::optional<std::string> fieldProblem(std::string_view fmt, int depth = 0) {
                                                         : end - k - 1);
         if (isPrivate(attr))
           return "the format string reads private attribute '" + std::string(attr) + "'";
-        if (attr.substr(0, 3) == "gi_" || attr.substr(0, 2) == "f_" ||
-            attr.substr(0, 3) == "tb_" || attr.substr(0, 3) == "co_" ||
-            attr.substr(0, 3) == "cr_" || attr.substr(0, 3) == "ag_" ||
-            attr == "cell_contents" || attr == "mro")
+        if (frameAttributeOwner(attr))
           return "the format string reads introspection attribute '" + std::string(attr) + "'";
       }
     if (k < field.size() && depth == 0) {
@@ -94,24 +91,44 @@ void judgeFormatString(Op &call, const Op *fmtOp, std::string_view what, RuleCon
 
 } // namespace
 
-bool checkFormatting(Op &call, const Value &callee, RuleContext &ctx) {
-  const Op *calleeOp = call.operand(0);
-  if (!calleeOp || !calleeOp->is(OpKind::Attribute) ||
-      !isOneOf(calleeOp->text, {"format", "format_map"}))
+bool checkFormatReference(Op &attr, RuleContext &ctx) {
+  if (!isOneOf(attr.text, {"format", "format_map"}))
     return false;
-  std::string what = "str." + std::string(calleeOp->text);
-  // `str.format(fmt, ...)`: the format string is the first argument.
-  for (const Value &b : ctx.valuesOf(calleeOp->operand(0)))
-    if (b.kind == ValueKind::Builtin && b.text == "str") {
-      const Op *fmt = call.operands.size() > 1 ? call.operand(1) : nullptr;
-      judgeFormatString(call, fmt, what, ctx);
+  // `"...".format` on a string (or a value that may be one): judged where it
+  // is referenced, since map("{0.__class__}".format, xs) calls it unseen.
+  const Op *receiver = attr.operand(0);
+  for (const Value &b : ctx.valuesOf(receiver))
+    if (b.kind == ValueKind::Str || b.kind == ValueKind::Unknown) {
+      judgeFormatString(attr, receiver, "str." + std::string(attr.text), ctx);
       return true;
     }
-  if (callee.kind != ValueKind::Method)
+  return false;
+}
+
+bool checkFormatting(Op &call, const Value &callee, RuleContext &ctx) {
+  if (callee.kind != ValueKind::Method || !isOneOf(callee.text, {"format", "format_map"}) ||
+      !callee.op)
     return false;
+  std::string what = "str." + std::string(callee.text);
+  const Op *receiver = callee.op->operand(0);
+  if (callee.receiver == ValueKind::Builtin) {
+    // `str.format(fmt, ...)`: the format string is the first argument.
+    for (const Value &b : ctx.valuesOf(receiver))
+      if (b.kind == ValueKind::Builtin && b.text == "str") {
+        const Op *fmt = call.operands.size() > 1 ? call.operand(1) : nullptr;
+        judgeFormatString(call, fmt, what, ctx);
+        return true;
+      }
+    return false;
+  }
   if (callee.receiver != ValueKind::Str && callee.receiver != ValueKind::Unknown)
     return false;
-  judgeFormatString(call, calleeOp->operand(0), what, ctx);
+  // A direct call was judged at its attribute (checkFormatReference); an
+  // alias made elsewhere (`render = "...".format` at module level) is judged here.
+  // Reported at the format string's attribute, so the two paths agree on
+  // one diagnostic when both see it.
+  if (call.operand(0) != callee.op)
+    judgeFormatString(*callee.op, receiver, what, ctx);
   return true;
 }
 

@@ -22,30 +22,6 @@ bool isIntrospectionBuiltin(std::string_view b) {
                      "credits", "copyright", "exit", "quit", "__build_class__"});
 }
 
-// What an attribute belongs to, if it is one of the introspection attributes
-// of frames, generators, coroutines, tracebacks, code objects and cells.
-std::optional<std::string_view> frameAttributeOwner(std::string_view a) {
-  if (isOneOf(a, {"gi_frame", "gi_code", "gi_yieldfrom", "gi_running", "gi_suspended"}))
-    return "generators";
-  if (isOneOf(a, {"cr_frame", "cr_code", "cr_await", "cr_running", "cr_origin", "cr_suspended"}))
-    return "coroutines";
-  if (isOneOf(a, {"ag_frame", "ag_code", "ag_await", "ag_running"}))
-    return "async generators";
-  if (isOneOf(a, {"f_back", "f_builtins", "f_code", "f_globals", "f_lasti", "f_lineno",
-                  "f_locals", "f_trace", "f_trace_lines", "f_trace_opcodes"}))
-    return "frames";
-  if (isOneOf(a, {"tb_frame", "tb_lasti", "tb_lineno", "tb_next"}))
-    return "tracebacks";
-  if (a.substr(0, 3) == "co_")
-    return "code objects";
-  if (isOneOf(a, {"cell_contents", "func_globals", "func_code", "func_closure", "im_func",
-                  "im_self"}))
-    return "functions and closures";
-  if (a == "mro")
-    return "classes (the type hierarchy)";
-  return std::nullopt;
-}
-
 void checkQualifiedReference(Op &op, std::string_view q, RuleContext &ctx) {
   const Policy &p = ctx.m.policy;
   if (p.prohibitedModule(q))
@@ -73,7 +49,43 @@ bool reportedBase(Op &attr, RuleContext &ctx) {
   return false;
 }
 
+// Attributes a write may target without touching shared state: nnsight's
+// swaps, and a tensor's own autograd flags.
+bool privateWriteTarget(const Value &base, std::string_view attr) {
+  if (base.kind == ValueKind::Envoy)
+    return isOneOf(attr, {"output", "input", "inputs"});
+  if (base.kind == ValueKind::Tensor || base.kind == ValueKind::Activation)
+    return isOneOf(attr, {"requires_grad", "grad"});
+  return base.kind == ValueKind::Instance; // a same-file class: ISOLATE already
+}
+
 } // namespace
+
+std::optional<std::string_view> frameAttributeOwner(std::string_view a) {
+  if (isOneOf(a, {"gi_frame", "gi_code", "gi_yieldfrom", "gi_running", "gi_suspended"}))
+    return "generators";
+  if (isOneOf(a, {"cr_frame", "cr_code", "cr_await", "cr_running", "cr_origin", "cr_suspended"}))
+    return "coroutines";
+  if (isOneOf(a, {"ag_frame", "ag_code", "ag_await", "ag_running"}))
+    return "async generators";
+  if (isOneOf(a, {"f_back", "f_builtins", "f_code", "f_globals", "f_lasti", "f_lineno",
+                  "f_locals", "f_trace", "f_trace_lines", "f_trace_opcodes"}))
+    return "frames";
+  if (isOneOf(a, {"tb_frame", "tb_lasti", "tb_lineno", "tb_next"}))
+    return "tracebacks";
+  if (isOneOf(a, {"co_argcount", "co_cellvars", "co_code", "co_consts", "co_exceptiontable",
+                  "co_filename", "co_firstlineno", "co_flags", "co_freevars",
+                  "co_kwonlyargcount", "co_lines", "co_linetable", "co_lnotab", "co_name",
+                  "co_names", "co_nlocals", "co_positions", "co_posonlyargcount", "co_qualname",
+                  "co_stacksize", "co_varnames"}))
+    return "code objects";
+  if (isOneOf(a, {"cell_contents", "func_globals", "func_code", "func_closure", "im_func",
+                  "im_self"}))
+    return "functions and closures";
+  if (a == "mro")
+    return "classes (the type hierarchy)";
+  return std::nullopt;
+}
 
 void checkName(Op &op, RuleContext &ctx) {
   if (op.ctx == Ctx::Load) {
@@ -117,22 +129,20 @@ void checkAttribute(Op &op, RuleContext &ctx) {
   }
   const ValueSet &bases = ctx.valuesOf(op.operand(0));
   if (op.ctx != Ctx::Load) {
-    for (const Value &b : bases) {
-      if (b.kind == ValueKind::Qualified) {
-        ctx.m.report(Tier::Isolate, ctx.unit, attributeNameRange(ctx, op), DiagId::SharedStateWrite,
-                    {ctx.subject(), attr, "module '" + std::string(b.text) + "'"});
-        return;
-      }
-      if (b.kind == ValueKind::Envoy && !isOneOf(attr, {"output", "input", "inputs"})) {
-        std::string what = b.text.empty() ? std::string("the model")
-                                          : "the model's '" + std::string(b.text) + "'";
+    // A FAST mediator shares the server's model and modules: any attribute
+    // write that is not a swap or a tensor's own flag may change them.
+    if (ctx.unit.kind == CodeUnit::Kind::Class)
+      return; // `self.x = ...` in a same-file class: the class is ISOLATE already
+    for (const Value &b : bases)
+      if (!privateWriteTarget(b, attr)) {
         ctx.m.report(Tier::Isolate, ctx.unit, attributeNameRange(ctx, op),
-                     DiagId::SharedStateWrite, {ctx.subject(), attr, what});
+                     DiagId::SharedStateWrite, {ctx.subject(), attr, describeBase(b)});
         return;
       }
-    }
     return;
   }
+  if (checkFormatReference(op, ctx))
+    return;
   if (reportedBase(op, ctx))
     return;
   for (const Value &v : ctx.valuesOf(&op)) {

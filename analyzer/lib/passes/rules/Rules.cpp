@@ -41,6 +41,17 @@ std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op) 
   return std::nullopt;
 }
 
+std::string describeBase(const Value &b) {
+  switch (b.kind) {
+  case ValueKind::Qualified: return "module '" + std::string(b.text) + "'";
+  case ValueKind::Envoy:
+    return b.text.empty() ? "the model" : "the model's '" + std::string(b.text) + "'";
+  case ValueKind::Tracer: return "the tracer";
+  case ValueKind::Tensor: case ValueKind::Activation: return "a tensor";
+  default: return "a value ivc cannot type (it may be the model or a module)";
+  }
+}
+
 bool reportedReference(RuleContext &ctx, std::string_view q) {
   const Policy &p = ctx.m.policy;
   if (p.prohibitedModule(q) || ctx.m.catalog.unsafeCategory(q))

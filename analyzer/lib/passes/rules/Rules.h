@@ -37,8 +37,14 @@ struct RuleContext {
 /// The range of an attribute op's name (`__class__` in `x.__class__`), for
 /// diagnostics that point at the attribute rather than the whole chain.
 SourceRange attributeNameRange(RuleContext &ctx, const ir::Op &attr);
+/// Says what an attribute write's target is: "module 'torch'", "the model's
+/// 'transformer.h.0'", "a value ivc cannot type ...".
+std::string describeBase(const Value &base);
 /// Whether an attribute name is rejected by itself (private or introspection).
 bool rejectedAttributeName(std::string_view name);
+/// What owns an introspection attribute (frames, generators, code objects,
+/// ...), if `name` is one; the one list every rule uses.
+std::optional<std::string_view> frameAttributeOwner(std::string_view name);
 
 bool isDunder(std::string_view name);
 bool isPrivate(std::string_view name); // starts with '_'
@@ -58,6 +64,8 @@ void checkCall(ir::Op &op, RuleContext &ctx);
 bool checkDynamicLookup(ir::Op &call, const Value &callee, RuleContext &ctx);
 // Formatting.cpp: str.format / format_map / string.Formatter.
 bool checkFormatting(ir::Op &call, const Value &callee, RuleContext &ctx);
+/// `"...".format` referenced (called or not: `map("{0.x}".format, xs)`).
+bool checkFormatReference(ir::Op &attr, RuleContext &ctx);
 void checkFormatterReference(ir::Op &op, std::string_view qualified, RuleContext &ctx);
 // Subscripts.cpp
 void checkSubscript(ir::Op &op, RuleContext &ctx);

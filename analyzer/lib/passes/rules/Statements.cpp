@@ -34,8 +34,9 @@ void checkDecorator(Op &op, RuleContext &ctx) {
   const Op *target = expr && expr->is(OpKind::Call) ? expr->operand(0) : expr;
   for (const Value &v : ctx.valuesOf(target)) {
     if (!allowedDecorator(v, ctx.m.catalog)) {
-      std::string text(ctx.m.fileOf(ctx.unit).slice(expr ? expr->range : op.range));
-      ctx.reject(op, DiagId::UnsafeDecorator, {ctx.subject(), text});
+      const Op &at = expr ? *expr : op;
+      std::string text(ctx.m.fileOf(ctx.unit).slice(at.range));
+      ctx.reject(at, DiagId::UnsafeDecorator, {ctx.subject(), text});
       return;
     }
   }
@@ -130,7 +131,12 @@ void checkStatement(Op &op, RuleContext &ctx) {
         ctx.reject(*k, DiagId::MetaclassKeyword, {ctx.subject(), op.text});
         return;
       }
-    ctx.isolate(op, DiagId::ClassDefinition, {ctx.subject(), "defines", op.text});
+    // A class reached from the mediator is "used"; one inside its code "defined".
+    if (ctx.unit.op == &op)
+      ctx.isolate(op, DiagId::ClassDefinition,
+                  {ctx.m.subject(ctx.m.code.units[0]), "uses", op.text});
+    else
+      ctx.isolate(op, DiagId::ClassDefinition, {ctx.subject(), "defines", op.text});
     return;
   case OpKind::Match:
     ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "a match statement"});
@@ -139,8 +145,16 @@ void checkStatement(Op &op, RuleContext &ctx) {
     if (isPrivate(op.text))
       ctx.reject(op, DiagId::MatchPrivateAttribute, {ctx.subject(), op.text});
     return;
+  case OpKind::MatchMapping:
+    // `case {"_hidden": v}` reads a private key like d["_hidden"] (IVC206).
+    for (size_t i = 0; i + 1 < op.operands.size(); i += 2)
+      if (auto key = knownString(ctx, op.operands[i]); key && isPrivate(*key)) {
+        ctx.reject(*op.operands[i], DiagId::PrivateSubscript, {ctx.subject(), *key});
+        return;
+      }
+    return;
   case OpKind::MatchValue: case OpKind::MatchSingleton: case OpKind::MatchSequence:
-  case OpKind::MatchMapping: case OpKind::MatchClass: case OpKind::MatchStar:
+  case OpKind::MatchClass: case OpKind::MatchStar:
   case OpKind::MatchAs: case OpKind::MatchOr:
     return; // the match statement decides the tier
   case OpKind::Yield:

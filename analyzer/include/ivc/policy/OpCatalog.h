@@ -5,8 +5,8 @@
 // the analyzer reads no Python and no torch at run time.
 //
 //===----------------------------------------------------------------------===//
-#ifndef IVC_PASSES_OPCATALOG_H
-#define IVC_PASSES_OPCATALOG_H
+#ifndef IVC_POLICY_OPCATALOG_H
+#define IVC_POLICY_OPCATALOG_H
 
 #include "llvm/ADT/StringMap.h"
 

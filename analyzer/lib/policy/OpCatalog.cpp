@@ -1,5 +1,5 @@
 //===- OpCatalog.cpp ------------------------------------------------------===//
-#include "ivc/passes/OpCatalog.h"
+#include "ivc/policy/OpCatalog.h"
 
 #include "llvm/Support/JSON.h"
 

@@ -1,0 +1,2 @@
+with model.trace("x") as tracer:
+    eval("1")

@@ -1,0 +1,31 @@
+# IVC104: a module the policy neither lists as safe nor allows to be imported
+# is an error where the mediator imports it, and where it references a name
+# bound to it or to one of its members; relative imports always are. Modules
+# the ndif policy lists as safe are not, and neither is a name that merely
+# looks like a module's.
+# RUN: %ivc check --verify %s
+import json
+import pandas as pd
+from sklearn.decomposition import PCA
+import torch
+
+
+def to_frame(values):
+    return pd.DataFrame(values)  # expected-error {{Function 'to_frame' uses module 'pandas', which policy 'ndif' neither lists as safe nor allows to be imported}}
+
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    import requests  # expected-error {{Trace body uses module 'requests', which policy 'ndif'}}
+    from . import probes  # expected-error {{uses module '.'}}
+    from .probes import linear_probe  # expected-error {{uses module '.probes'}}
+    import einops
+    norms = model.transformer.h[5].output[0].norm(dim=-1)
+    pca = PCA(n_components=2)  # expected-error {{uses module 'sklearn'}}
+    frame = to_frame(norms.tolist())
+    requests.post("https://example.com", json=norms.tolist())  # expected-error {{uses module 'requests'}}
+
+    # Safe under ndif: json, einops, torch.
+    record = json.dumps({"norm": 1.0})
+    pooled = einops.reduce(norms, "b s -> b", "mean")
+    pandas_like = {"frame": norms}
+    pd_scale = torch.tensor(2.0)

@@ -1,0 +1,34 @@
+# IVC207: a global or nonlocal statement anywhere in a mediator's effective
+# code is an error, one per declared name. Assigning a local, or a name that
+# merely contains "global", is not.
+# RUN: %ivc check --verify %s
+tokens_seen = 0
+
+
+def count_tokens(hidden):
+    global tokens_seen  # expected-error {{Function 'count_tokens' declares 'tokens_seen' global; code sent to a server may not rebind names outside itself}}
+    tokens_seen += hidden.shape[1]
+    return hidden
+
+
+def running_mean():
+    total = 0
+
+    def add(x):
+        nonlocal total  # expected-error {{Function 'running_mean' declares 'total' nonlocal}}
+        total += x
+        return total
+
+    return add
+
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    global layer, scale  # expected-error {{Trace body declares 'layer' global}} expected-error {{Trace body declares 'scale' global}}
+    hidden = count_tokens(model.transformer.h[0].output[0])
+    add = running_mean()
+
+    # Locals and look-alike names: not reported.
+    global_norm = hidden.norm()
+    nonlocal_count = 3
+    local_total = global_norm + nonlocal_count
+    out = model.lm_head.output.save()

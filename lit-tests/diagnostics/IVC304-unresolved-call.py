@@ -1,0 +1,42 @@
+# IVC304: a call whose callee ivc cannot resolve (a parameter, an object built
+# from an uncatalogued constructor, the result of a call) is a remark and
+# makes the mediator ISOLATE. Calls to functions and lambdas of the file, to
+# catalogued functions, to submodules of the model and to callables held in
+# a list of catalogued functions and the result of a function of the file
+# that returns one are not.
+# RUN: %ivc check --verify %s
+import functools
+import torch
+
+probe = torch.nn.Linear(768, 2)
+activations = [torch.relu, torch.tanh]
+
+
+def apply(fn, hidden):
+    return fn(hidden)  # expected-remark {{Function 'apply' calls 'fn', which ivc cannot resolve statically}}
+
+
+def pick():
+    return torch.relu
+
+
+def double(hidden):
+    return hidden * 2
+
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    hidden = model.transformer.h[6].output[0]
+    logits = probe(hidden)  # expected-remark {{Trace body calls 'probe', which ivc cannot resolve statically}}
+    gated = apply(torch.relu, hidden)
+    head = functools.partial(torch.add, 1)(hidden)  # expected-remark {{calls 'functools.partial(torch.add, 1)', which ivc cannot resolve statically}}
+    by_name = dict(relu=torch.relu)
+    gelu = by_name["relu"](hidden)  # expected-remark {{calls 'by_name["relu"]'}}
+
+    # Resolved calls: not reported.
+    a = double(hidden)
+    b = (lambda h: h + 1)(hidden)
+    c = activations[0](hidden)
+    f = pick()(hidden)
+    d = torch.nn.functional.gelu(hidden)
+    e = model.lm_head(model.transformer.ln_f(hidden))
+    out = model.lm_head.output.save()

@@ -1,0 +1,37 @@
+# IVC305: a call ivc resolves but cannot confirm as pure is a remark and makes
+# the mediator ISOLATE: a function of an allowed module that the op catalog
+# does not list, a builtin outside the pure set, a tensor, str or tracer
+# method that is not catalogued. Catalogued torch/numpy/math functions, pure
+# builtins, catalogued tensor methods and pure str and container methods are
+# not.
+# RUN: %ivc check --verify %s
+import json
+import math
+import random
+import torch
+
+
+def noisy(hidden):
+    return hidden + random.gauss(0.0, 0.1)  # expected-remark {{Function 'noisy' calls 'random.gauss', which is not in the op catalog}}
+
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    hidden = model.transformer.h[6].output[0]
+    layer = random.randrange(12)  # expected-remark {{Trace body calls 'random.randrange', which is not in the op catalog}}
+    record = json.dumps({"layer": layer})  # expected-remark {{calls 'json.dumps'}}
+    torch.nn.init.normal_(hidden)  # expected-remark {{calls 'torch.nn.init.normal_'}}
+    ident = id(hidden)  # expected-remark {{calls 'id'}}
+    raw = torch.Tensor(3)  # expected-remark {{calls 'torch.Tensor'}}
+    odd = hidden.mystery_method()  # expected-remark {{calls 'torch.Tensor.mystery_method'}}
+    text = "layer".format_it()  # expected-remark {{calls 'str.format_it'}}
+    tracer.unknown_helper()  # expected-remark {{calls 'tracer.unknown_helper'}}
+    jittered = noisy(hidden)
+
+    # Confirmed calls: not reported.
+    probs = torch.softmax(hidden, dim=-1)
+    root = math.sqrt(hidden.shape[-1])
+    top = sorted([3, 1, 2])[:2]
+    parts = ["a", "b"]
+    parts.append("c".upper())
+    mean = hidden.mean(dim=1).save()
+    count = len(parts) + max(1, 2)

@@ -1,0 +1,44 @@
+# IVC308: constructs outside the FAST subset are remarks that make the
+# mediator ISOLATE: match, generator functions (yield, yield from), async def,
+# await, async for/with, async comprehensions and syntax ivc does not model
+# (a type alias statement). Generator expressions, comprehensions, lambdas
+# and local functions are not.
+# RUN: %ivc check --verify %s
+import torch
+
+
+def layer_outputs(blocks):
+    for block in blocks:
+        yield block.output[0]  # expected-remark {{Function 'layer_outputs' uses a generator ('yield'), which is outside the FAST subset}}
+
+
+def all_outputs(blocks):
+    yield from layer_outputs(blocks)  # expected-remark {{Function 'all_outputs' uses a generator ('yield')}}
+
+
+async def fetch(hidden):  # expected-remark {{Function 'fetch' uses 'async def'}}
+    async for item in hidden:  # expected-remark {{Function 'fetch' uses 'async for'}}
+        await item  # expected-remark {{Function 'fetch' uses 'await'}}
+    async with hidden:  # expected-remark {{Function 'fetch' uses 'async with'}}
+        pass
+    return [x async for x in hidden]  # expected-remark {{Function 'fetch' uses an async comprehension}}
+
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    hidden = model.transformer.h[0].output[0]
+    norms = [h.norm() for h in all_outputs(model.transformer.h)]
+    pending = fetch(hidden)
+    match hidden.ndim:  # expected-remark {{Trace body uses a match statement, which is outside the FAST subset}}
+        case 3:
+            last = hidden[:, -1]
+    type Layer = int  # expected-remark {{uses 'type_alias_statement', a construct ivc does not model}}
+
+    # The FAST subset: not reported.
+    total = sum(h.sum() for h in [hidden, hidden * 2])
+    squares = {i: i * i for i in range(3)}
+    scale = (lambda x: x * 0.5)(hidden)
+
+    def shift(h):
+        return h + 1
+
+    shifted = shift(hidden).save()

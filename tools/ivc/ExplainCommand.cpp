@@ -1,0 +1,156 @@
+//===- ExplainCommand.cpp - `ivc explain FILE:LINE` -----------------------===//
+//
+// Says in prose what ivc decided for the mediator(s) at a line and why: the
+// tier, each reason with the path that reaches it, what the mediator touches,
+// and how to fix each rule it broke (from docs/diagnostics).
+//
+//===----------------------------------------------------------------------===//
+#include "Cli.h"
+#include "Inputs.h"
+
+#include "ivc/diag/RuleDocs.h"
+#include "ivc/engine/Engine.h"
+
+#include <set>
+
+namespace ivc::cli {
+
+namespace {
+
+std::string tierProse(Tier t) {
+  switch (t) {
+  case Tier::Fast:
+    return "FAST: every operation is confirmed safe, so it runs in the server process";
+  case Tier::Isolate:
+    return "ISOLATE: it runs in a sandboxed worker, because";
+  case Tier::Reject:
+    return "REJECT: it never runs, because";
+  }
+  return "";
+}
+
+std::string lines(const SourceRange &r) {
+  return r.begin.line == r.end.line ? "line " + std::to_string(r.begin.line + 1)
+                                    : "lines " + std::to_string(r.begin.line + 1) + "-" +
+                                          std::to_string(r.end.line + 1);
+}
+
+void explainMediator(llvm::raw_ostream &os, const SourceFile &main, const TraceRegion &t,
+                     const Mediator &m, const MediatorFacts &f, std::set<std::string> &codes) {
+  os << "Mediator #" << t.index << '.' << m.index << " ("
+     << (m.kind == MediatorKind::Invoke ? "an invoke body" : "the trace body") << ", "
+     << lines(m.bodyRange) << ") is " << tierProse(f.tier) << (f.tier == Tier::Fast ? ".\n" : ":\n");
+  for (const Reason &r : f.reasons) {
+    if (r.tier != f.tier)
+      continue; // only the reasons that decided the tier
+    os << "  - line " << r.range.begin.line + 1;
+    if (r.file && r.file != &main)
+      os << " of " << r.file->path();
+    os << ": " << r.message << " [" << diagInfo(r.id).code << "]\n";
+    os << "    path: ";
+    for (size_t i = 0; i < r.via.size(); ++i)
+      os << (i ? " \u2192 " : "") << r.via[i];
+    os << '\n';
+    codes.insert(std::string(diagInfo(r.id).code));
+  }
+  if (!f.modules.empty()) {
+    os << "  It touches:";
+    bool first = true;
+    for (const auto &[path, accesses] : f.modules) {
+      os << (first ? " " : "; ") << path << " (";
+      bool a1 = true;
+      for (const std::string &a : accesses) {
+        os << (a1 ? "" : ", ") << a;
+        a1 = false;
+      }
+      os << ')';
+      first = false;
+    }
+    os << ".\n";
+  }
+  if (!f.saves.empty()) {
+    os << "  It saves:";
+    for (size_t i = 0; i < f.saves.size(); ++i)
+      os << (i ? ", " : " ") << f.saves[i];
+    os << ".\n";
+  }
+  os << "  It " << (f.differentiate ? "differentiates (calls backward or reads .grad)"
+                                    : "does not differentiate")
+     << (f.touchesWeights ? ", and reads model weights" : "") << ".\n";
+  if (!f.freeNames.empty()) {
+    os << "  The caller supplies:";
+    for (size_t i = 0; i < f.freeNames.size(); ++i)
+      os << (i ? ", " : " ") << f.freeNames[i];
+    os << ".\n";
+  }
+}
+
+} // namespace
+
+int runExplain(const Options &opts) {
+  if (opts.inputs.size() != 1) {
+    llvm::errs() << "ivc: error: explain takes one FILE:LINE\n";
+    return UsageOrIO;
+  }
+  const std::string &arg = opts.inputs[0];
+  size_t colon = arg.rfind(':');
+  char *end = nullptr;
+  unsigned long line = colon == std::string::npos ? 0 : std::strtoul(arg.c_str() + colon + 1, &end, 10);
+  if (colon == std::string::npos || line == 0 || (end && *end)) {
+    llvm::errs() << "ivc: error: explain needs FILE:LINE (a 1-based line number)\n";
+    return UsageOrIO;
+  }
+  std::string path = arg.substr(0, colon);
+  auto a = analyzeFile(path, opts);
+  if (!a)
+    return UsageOrIO;
+
+  uint32_t target = uint32_t(line - 1);
+  // The innermost trace whose range holds the line; on a `with ...trace(...)`
+  // line, all of its mediators; inside an invoke, that invoke.
+  const TraceRegion *trace = nullptr;
+  for (const TraceRegion &t : a->parsed->traces)
+    if (t.range.begin.line <= target && target <= t.range.end.line &&
+        (!trace || t.range.begin.offset >= trace->range.begin.offset))
+      trace = &t;
+  if (!trace) {
+    llvm::errs() << "ivc: error: " << path << ":" << line << " is not inside a trace region\n";
+    return UsageOrIO;
+  }
+  std::vector<const Mediator *> chosen;
+  for (const Mediator &m : trace->mediators)
+    if (m.kind == MediatorKind::Invoke && m.range.begin.line <= target &&
+        target <= m.range.end.line)
+      chosen.push_back(&m);
+  if (chosen.empty())
+    for (const Mediator &m : trace->mediators)
+      chosen.push_back(&m);
+
+  llvm::raw_ostream &os = llvm::outs();
+  os << path << ':' << line << ": trace #" << trace->index << " (" << trace->receiver << '.'
+     << trace->method << " at " << lines(trace->range) << ", policy '" << a->policy.name
+     << "') has " << trace->mediators.size()
+     << (trace->mediators.size() == 1 ? " mediator" : " mediators") << ".\n\n";
+  std::set<std::string> codes;
+  for (const Mediator *m : chosen) {
+    explainMediator(os, a->source(), *trace, *m, a->facts[trace->index][m->index], codes);
+    os << '\n';
+  }
+  for (const std::string &code : codes) {
+    std::string_view fix = ruleDocSection(code, "How to fix");
+    if (fix.empty())
+      continue;
+    os << "How to fix " << code << " (" << findDiag(code)->name << "):\n";
+    for (std::string_view rest = fix; !rest.empty();) {
+      size_t nl = rest.find('\n');
+      os << "  " << rest.substr(0, nl) << '\n';
+      if (nl == std::string_view::npos)
+        break;
+      rest = rest.substr(nl + 1);
+    }
+    os << '\n';
+  }
+  return Clean;
+}
+
+} // namespace ivc::cli
