@@ -19,6 +19,7 @@
 #include "Corpus.h"
 
 #include "ivc/engine/Engine.h"
+#include "ivc/lsp/DocumentStore.h"
 #include "ivc/lsp/Server.h"
 
 
@@ -80,7 +81,6 @@ std::string block(unsigned i) {
            "    out_" + n + " = model.transformer.h[" + layer + "].mlp.output.save()\n\n";
   default:
     return "with model.trace(prompt) as tracer:\n"
-           "    import os\n"
            "    os.environ[\"RUN_" + n + "\"] = \"1\"\n"
            "    mean_" + n + " = model.transformer.h[" + layer +
            "].attn.output[0].mean(dim=1).save()\n\n";
@@ -89,13 +89,14 @@ std::string block(unsigned i) {
 
 std::string generateFile(unsigned lines, std::vector<uint32_t> &typingLines) {
   std::string text = "\"\"\"Generated intervention notebook export (ivc-bench-lsp).\"\"\"\n"
+                     "import os\n"
                      "import torch\n"
                      "from nnsight import LanguageModel\n\n"
                      "model = LanguageModel(\"openai-community/gpt2\", device_map=\"auto\")\n"
                      "steering = torch.randn(768) * 4.0\n"
                      "prompt = \"The Eiffel Tower is in the city of\"\n"
                      "target = 6342\n\n";
-  unsigned count = 9;
+  unsigned count = 10;
   for (unsigned i = 0; count < lines; ++i) {
     std::string b = block(i);
     // Typing happens at the end of the first body line of a trace.
@@ -118,15 +119,20 @@ public:
     record(Clock::now(), message);
   }
   void writeText(std::string json) override {
-    // The server has serialized the message: it is on the wire now. Parsing
-    // it to find its version is the benchmark's cost, after the timestamp.
+    // The server has serialized the message: it is on the wire now. Only
+    // publishes come as text; their version and number of diagnostics are
+    // read off the text, not by parsing 300 KB (the benchmark's cost, on
+    // the server's thread).
     Clock::time_point now = Clock::now();
-    llvm::Expected<llvm::json::Value> message = llvm::json::parse(json);
-    if (!message) {
-      llvm::consumeError(message.takeError());
+    size_t at = json.find("\"version\":");
+    if (json.find("textDocument/publishDiagnostics") == std::string::npos ||
+        at == std::string::npos)
       return;
-    }
-    record(now, *message);
+    size_t count = 0;
+    for (size_t p = json.find("\"source\":\"ivc\""); p != std::string::npos;
+         p = json.find("\"source\":\"ivc\"", p + 1))
+      ++count;
+    publish(now, std::strtoll(json.c_str() + at + 10, nullptr, 10), count);
   }
   void record(Clock::time_point now, const llvm::json::Value &message) {
     const llvm::json::Object *o = message.getAsObject();
@@ -134,9 +140,13 @@ public:
     if (!method || *method != "textDocument/publishDiagnostics")
       return;
     const llvm::json::Object *params = o->getObject("params");
+    publish(now, params->getInteger("version").value_or(-1),
+            params->getArray("diagnostics")->size());
+  }
+  void publish(Clock::time_point now, int64_t version, size_t diagnostics) {
     std::lock_guard<std::mutex> lock(mutex_);
-    published_ = params->getInteger("version").value_or(-1);
-    diagnostics_ = params->getArray("diagnostics")->size();
+    published_ = version;
+    diagnostics_ = diagnostics;
     at_ = now;
     cv_.notify_all();
   }
@@ -162,14 +172,51 @@ std::string jsonString(const std::string &s) {
   return out;
 }
 
-std::string didChange(int64_t version, uint32_t line, uint32_t character, uint32_t endLine,
-                      uint32_t endCharacter, const std::string &insert) {
+// One didChange of the replay; `kind` names what a user did.
+struct Edit {
+  uint32_t line, character, endLine, endCharacter;
+  std::string insert;
+  const char *kind;
+};
+
+// At a trace's first body line: Enter (the editor auto-indents: one edit
+// "\n    "), type `y = hidden * 2` one character per edit, delete it again
+// with backspace, then delete the line. Then on to another trace, far from
+// the last one. Each session ends with the text it began with.
+//
+// By kind: typing the first character on a blank line (or deleting the last
+// one, or the line) changes the line's indentation tokens, and tree-sitter's
+// Python scanner then re-lexes the rest of the file; other keystrokes
+// re-parse a few nodes.
+std::vector<Edit> editScript(const SourceFile &file, const std::vector<uint32_t> &typingLines,
+                             size_t count) {
+  const std::string statement = "y = hidden * 2";
+  std::vector<Edit> script;
+  for (size_t site = 0; script.size() < count; ++site) {
+    uint32_t line = typingLines[(site * 37) % typingLines.size()];
+    uint32_t end = uint32_t(file.lineText(line).size());
+    script.push_back({line, end, line, end, "\n    ", "enter (auto-indent)"});
+    for (size_t k = 0; k < statement.size(); ++k)
+      script.push_back({line + 1, uint32_t(4 + k), line + 1, uint32_t(4 + k),
+                        statement.substr(k, 1),
+                        k == 0 ? "first character of a line" : "type a character"});
+    for (size_t k = statement.size(); k > 0; --k)
+      script.push_back({line + 1, uint32_t(4 + k - 1), line + 1, uint32_t(4 + k), "",
+                        k == 1 ? "delete the last character" : "backspace"});
+    script.push_back({line, end, line + 1, 4, "", "delete the line"});
+  }
+  script.resize(count);
+  return script;
+}
+
+std::string didChange(int64_t version, const Edit &e) {
   auto n = [](auto v) { return std::to_string(v); };
   return R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{)"
          R"("textDocument":{"uri":"file:///bench/notebook.py","version":)" + n(version) +
-         R"(},"contentChanges":[{"range":{"start":{"line":)" + n(line) +
-         R"(,"character":)" + n(character) + R"(},"end":{"line":)" + n(endLine) +
-         R"(,"character":)" + n(endCharacter) + R"(}},"text":)" + jsonString(insert) + "}]}}";
+         R"(},"contentChanges":[{"range":{"start":{"line":)" + n(e.line) +
+         R"(,"character":)" + n(e.character) + R"(},"end":{"line":)" + n(e.endLine) +
+         R"(,"character":)" + n(e.endCharacter) + R"(}},"text":)" + jsonString(e.insert) +
+         "}]}}";
 }
 
 // CPU time of the whole process (every thread): unlike wall time, it does
@@ -211,6 +258,10 @@ int main(int argc, char **argv) {
   fromScratch();
   std::vector<double> base = bench::medianSeconds({parseOnly, fromScratch}, 9);
 
+  std::vector<Edit> script = editScript(*source, typingLines, edits);
+
+  // The server, in process: each didChange is handed over once the
+  // diagnostics of the previous one are out.
   CaptureTransport transport;
   lsp::ServerOptions serverOptions;
   lsp::Server server(transport, serverOptions);
@@ -221,49 +272,49 @@ int main(int argc, char **argv) {
                 jsonString(text) + "}}}");
   size_t published = 0;
   transport.waitFor(1, published);
-
-  // At a trace's first body line: Enter (the editor auto-indents: one edit
-  // "\n    "), type `y = hidden * 2` one character per edit, delete it
-  // again with backspace, then delete the empty line. Then on to another
-  // trace, far from the last one.
-  const std::string statement = "y = hidden * 2";
   std::vector<double> latencies, cpu;
-  int64_t version = 1;
-  // Latencies by kind of edit: typing the first character on a blank line
-  // (or deleting the last one, or the line) changes the line's indentation
-  // tokens, and tree-sitter's Python scanner then re-lexes the rest of the
-  // file; other keystrokes re-parse a few nodes.
   std::map<std::string, std::vector<double>> byKind;
-  auto send = [&](uint32_t line, uint32_t character, uint32_t endLine, uint32_t endCharacter,
-                  const std::string &insert) {
-    std::string msg = didChange(++version, line, character, endLine, endCharacter, insert);
+  int64_t version = 1;
+  for (const Edit &e : script) {
+    std::string msg = didChange(++version, e);
     double cpuStart = cpuMillis();
     Clock::time_point start = Clock::now();
     server.handle(msg);
     Clock::time_point done = transport.waitFor(version, published);
     latencies.push_back(std::chrono::duration<double, std::milli>(done - start).count());
     cpu.push_back(cpuMillis() - cpuStart);
-    std::string kind = insert == "\n    "                    ? "enter (auto-indent)"
-                       : endLine != line                    ? "delete the line"
-                       : !insert.empty() && character == 4  ? "first character of a line"
-                       : insert.empty() && character == 4   ? "delete the last character"
-                       : !insert.empty()                    ? "type a character"
-                                                            : "backspace";
-    byKind[kind].push_back(latencies.back());
-  };
-  for (size_t site = 0; latencies.size() < edits; ++site) {
-    // Lines above `line` are unchanged between sessions: each ends where it began.
-    uint32_t line = typingLines[(site * 37) % typingLines.size()];
-    uint32_t end = uint32_t(source->lineText(line).size());
-    send(line, end, line, end, "\n    ");
-    for (size_t k = 0; k < statement.size() && latencies.size() < edits; ++k)
-      send(line + 1, uint32_t(4 + k), line + 1, uint32_t(4 + k), statement.substr(k, 1));
-    for (size_t k = statement.size(); k > 0 && latencies.size() < edits; --k)
-      send(line + 1, uint32_t(4 + k - 1), line + 1, uint32_t(4 + k), "");
-    if (latencies.size() < edits)
-      send(line, end, line + 1, 4, "");
+    byKind[e.kind].push_back(latencies.back());
   }
   server.handle(R"({"jsonrpc":"2.0","id":2,"method":"shutdown"})");
+
+  // The same edits through the document store and the engine alone, for
+  // where the time goes: the frontend (incremental parse, full lowering),
+  // resolution and the passes; the rest of the latency is the server's.
+  std::vector<double> frontendMs, resolveMs, passesMs, engineMs;
+  {
+    lsp::DocumentStore docs;
+    docs.open("file:///bench/notebook.py", 1, text);
+    Engine incremental;
+    int64_t v = 1;
+    for (const Edit &e : script) {
+      lsp::ContentChange c{lsp::Range{{e.line, e.character}, {e.endLine, e.endCharacter}},
+                           e.insert};
+      if (llvm::Error err = docs.change("file:///bench/notebook.py", ++v, {c},
+                                        lsp::PositionEncoding::Utf16)) {
+        std::fprintf(stderr, "edit failed: %s\n", llvm::toString(std::move(err)).c_str());
+        return 1;
+      }
+      lsp::Snapshot snap = std::move(*docs.snapshot("file:///bench/notebook.py"));
+      Clock::time_point start = Clock::now();
+      auto a = incremental.analyze(snap.source, options, snap.oldTree.get());
+      engineMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+      frontendMs.push_back(a->timings.frontend * 1e3);
+      resolveMs.push_back(a->timings.resolve * 1e3);
+      passesMs.push_back(a->timings.passes * 1e3);
+      docs.adoptTree("file:///bench/notebook.py", snap.generation,
+                     TreeHandle(ts_tree_copy(a->parsed->tree.get())));
+    }
+  }
 
   double median = percentile(latencies, 0.5), p99 = percentile(latencies, 0.99);
   std::printf("file: %u lines, %zu bytes, %zu traces, %zu mediators, %zu diagnostics\n",
@@ -280,6 +331,11 @@ int main(int argc, char **argv) {
               p99 / (base[1] * 1e3));
   std::printf("  %-34s %8.2f ms\n", "max", percentile(latencies, 1.0));
   std::printf("  %-34s %8.2f ms  (CPU of all threads per edit, median)\n", "cpu", percentile(cpu, 0.5));
+  std::printf("the same edits through the engine alone (median):\n");
+  std::printf("  %-34s %8.2f ms\n", "analysis with the edited tree", percentile(engineMs, 0.5));
+  std::printf("  %-34s %8.2f ms\n", "  frontend: parse + lowering", percentile(frontendMs, 0.5));
+  std::printf("  %-34s %8.2f ms\n", "  resolution", percentile(resolveMs, 0.5));
+  std::printf("  %-34s %8.2f ms\n", "  passes", percentile(passesMs, 0.5));
   std::printf("median by kind of edit:\n");
   for (auto &[kind, v] : byKind)
     std::printf("  %-34s %8.2f ms  (%zu edits)\n", kind.c_str(), percentile(v, 0.5), v.size());

@@ -98,10 +98,16 @@ Value toLspDiagnostic(const Diagnostic &d, const SourceFile &file, const std::st
 }
 
 Array lspDiagnostics(const AnalysisResult &r, PositionEncoding e) {
-  JsonWriter w;
-  writeDiagnostics(w, r, e);
-  Value v = parsed(w.text());
-  return v.getAsArray() ? std::move(*v.getAsArray()) : Array{};
+  const Analysis &a = *r.analysis;
+  Array out;
+  // json::Value's move is not noexcept, so a growing Array deep-copies what
+  // it holds: reserve, and parse one diagnostic at a time (parsing the whole
+  // array grows one element by element).
+  out.reserve(a.diagnostics.size());
+  for (size_t i = 0; i < a.diagnostics.size(); ++i)
+    if (!a.suppressed[i] && !a.diagnostics[i].file)
+      out.push_back(toLspDiagnostic(a.diagnostics[i], a.source(), r.uri, e));
+  return out;
 }
 
 std::string publishDiagnosticsParams(const AnalysisResult &r, PositionEncoding e) {
