@@ -22,6 +22,7 @@ commands:
   dump-ir FILE          print the trace regions, mediators and IR of FILE
   audit                 run the sandbox canaries in locked-down workers; exit 1
                         unless every one is refused
+  lsp                   run the language server on stdin/stdout (docs/editors.md)
 
 options:
   --format text|json|sarif
@@ -35,6 +36,9 @@ options:
   -j, --jobs N          check: analyze N files at a time (default: all cores)
   --byte-offsets        dump-ir: print byte offsets with every location
   --color, --no-color   force colored output on or off (default: on for a terminal)
+  --input-style=STYLE   lsp: standard (Content-Length framing) or delimited (tests)
+  --sync, --hold-analysis
+                        lsp tests: deterministic analysis order (docs/editors.md)
   -h, --help            show this help
   --version             show the version
 
@@ -97,6 +101,16 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
       opts.verify = true;
     } else if (a == "--remarks") {
       opts.remarks = true;
+    } else if (a == "--sync") {
+      opts.sync = true;
+    } else if (a == "--hold-analysis") {
+      opts.holdAnalysis = true;
+    } else if (takeValue(argc, argv, i, "--input-style", value)) {
+      if (value != "standard" && value != "delimited") {
+        llvm::errs() << "ivc: error: --input-style must be standard or delimited\n";
+        return UsageOrIO;
+      }
+      opts.inputStyle = value;
     } else if (takeValue(argc, argv, i, "--policy", value)) {
       if (value.empty())
         return UsageOrIO;

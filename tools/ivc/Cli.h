@@ -24,6 +24,9 @@ struct Options {
   bool remarks = false;          // text: also print remarks (why a mediator is ISOLATE)
   bool byteOffsets = false;
   unsigned jobs = 0;             // 0: all cores
+  std::string inputStyle = "standard"; // lsp: standard (Content-Length) | delimited (tests)
+  bool sync = false;             // lsp tests: finish analyses before the next message
+  bool holdAnalysis = false;     // lsp tests: hold analyses until $/ivc/releaseAnalysis
 };
 
 /// Parses argv into `opts`. Returns an exit status when the program should stop
@@ -38,6 +41,7 @@ int runCheck(const Options &opts);
 int runPlan(const Options &opts);
 int runExplain(const Options &opts);
 int runAudit(const Options &opts);
+int runLsp(const Options &opts);
 
 } // namespace ivc::cli
 

@@ -17,6 +17,8 @@ int main(int argc, char **argv) {
     return runExplain(opts);
   if (opts.command == "audit")
     return runAudit(opts);
+  if (opts.command == "lsp")
+    return runLsp(opts);
   llvm::errs() << "ivc: error: unknown command '" << opts.command << "'\n";
   return UsageOrIO;
 }

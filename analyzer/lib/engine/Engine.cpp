@@ -13,6 +13,13 @@ using namespace ir;
 
 namespace {
 
+// Appends `x` unless it is there: hundreds of traces share one `model` and
+// one `tracer`, and every name read is looked up in these lists.
+template <typename T> void addOnce(std::vector<T> &list, T x) {
+  if (std::find(list.begin(), list.end(), x) == list.end())
+    list.push_back(x);
+}
+
 // Names that mean the model or the tracer inside trace regions.
 TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
   TraceBindings b;
@@ -20,15 +27,15 @@ TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
     if (t.receiverOp && t.receiverOp->is(OpKind::Name)) {
       NameResolution r = scopes.resolve(t.receiverOp);
       if (r.symbol)
-        b.modelSymbols.push_back(r.symbol);
+        addOnce<const Symbol *>(b.modelSymbols, r.symbol);
     } else if (t.receiverOp) {
-      b.modelExpressions.push_back(file.source->slice(t.receiverOp->range));
+      addOnce(b.modelExpressions, file.source->slice(t.receiverOp->range));
     }
     if (!t.tracerName.empty()) {
       Scope *s = scopes.enclosingScope(t.withOp);
       NameResolution r = scopes.resolve(t.tracerName, s ? s : scopes.moduleScope());
       if (r.symbol)
-        b.tracerSymbols.push_back(r.symbol);
+        addOnce<const Symbol *>(b.tracerSymbols, r.symbol);
     }
   }
   // A name with no binding in the file (a parameter of nothing, a notebook
@@ -36,7 +43,7 @@ TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
   for (const TraceRegion &t : file.traces)
     if (t.receiverOp && t.receiverOp->is(OpKind::Name) &&
         !scopes.resolve(t.receiverOp).symbol)
-      b.modelExpressions.push_back(t.receiverOp->text);
+      addOnce(b.modelExpressions, t.receiverOp->text);
   return b;
 }
 
@@ -159,9 +166,14 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     sink.add(d);
   auto passes = createPasses();
   const OpCatalog &catalog = OpCatalog::builtin();
+  auto cancelled = [&] {
+    return options.cancelled && options.cancelled->load(std::memory_order_relaxed);
+  };
   a.facts.resize(parsed->traces.size());
   for (const TraceRegion &trace : parsed->traces) {
     for (const Mediator &m : trace.mediators) {
+      if (cancelled())
+        return nullptr;
       start = Clock::now();
       EffectiveCode code = buildEffectiveCode(m, a.main, loader);
       a.timings.resolve += seconds(start);

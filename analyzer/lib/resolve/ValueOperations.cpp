@@ -305,8 +305,13 @@ ValueSet ValueAnalysis::ofBinary(const Op *op) {
 const ValueSet &ValueAnalysis::returnValues(const Op *function) {
   static const ValueSet unknownSet = {Value::unknown()};
   auto [it, inserted] = returns_.try_emplace(function);
-  if (!inserted)
-    return it->second.empty() ? unknownSet : it->second; // computed, or in progress (recursion)
+  if (!inserted) {
+    if (it->second.empty()) { // in progress (recursion); a computed set is never empty
+      ++cuts_;
+      return unknownSet;
+    }
+    return it->second;
+  }
   ValueSet out;
   bool sawReturn = false;
   // Return statements of this function, not of functions nested in it.

@@ -89,8 +89,10 @@ const ValueSet &ValueAnalysis::valuesOf(const Op *op) {
   int32_t &s = slot_[op->index];
   if (s >= 0)
     return memo_[s];
-  if (s == -2) // a cycle (`x = x + 1`): what we know so far is "anything"
+  if (s == -2) { // a cycle (`x = x + 1`): what we know so far is "anything"
+    ++cuts_;
     return unknownSet;
+  }
   s = -2;
   ValueSet result = compute(op);
   if (result.empty())
@@ -216,9 +218,22 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
     return out;
   }
   default: {
+    // The analysis is flow-insensitive: every read of a symbol is the union
+    // of all its bindings. Computing it once per symbol instead of once per
+    // read matters in notebook exports, where `tracer`, `hidden`, ... are
+    // module globals bound by hundreds of trace blocks and read in each.
+    // The per-read part (below) is added to a copy.
     ValueSet out;
-    for (const Binding &b : r.symbol->bindings)
-      addAll(out, ofBinding(b));
+    auto known = symbolValues_.find(r.symbol);
+    if (known != symbolValues_.end()) {
+      out = known->second;
+    } else {
+      uint64_t cutsBefore = cuts_;
+      for (const Binding &b : r.symbol->bindings)
+        addAll(out, ofBinding(b));
+      if (cuts_ == cutsBefore)
+        symbolValues_[r.symbol] = out;
+    }
     // A module or class body reads names at run time: before (or without)
     // the binding running, a builtin's name is still the builtin
     // (`x = eval(s)` above a later `eval = None`).

@@ -15,6 +15,7 @@
 #include "ivc/resolve/EffectiveCode.h"
 #include "ivc/resolve/Manifest.h"
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -23,6 +24,10 @@ namespace ivc {
 struct AnalysisOptions {
   Policy policy = ndifPolicy();
   std::shared_ptr<const Manifest> manifest; // bindings of the captured frame, if any
+  /// Checked between mediators: once it is true, analyze() stops and returns
+  /// null. The language server sets it when a newer version of the document
+  /// makes the analysis pointless.
+  const std::atomic<bool> *cancelled = nullptr;
 };
 
 struct Analysis {
@@ -53,7 +58,8 @@ struct Analysis {
 class Engine {
 public:
   Engine() = default;
-  /// Analyzes `source`. `oldTree` as in Frontend::parse.
+  /// Analyzes `source`. `oldTree` as in Frontend::parse. Null only when
+  /// `options.cancelled` was set.
   std::unique_ptr<Analysis> analyze(std::shared_ptr<const SourceFile> source,
                                     const AnalysisOptions &options,
                                     const TSTree *oldTree = nullptr);

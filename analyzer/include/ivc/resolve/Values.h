@@ -114,6 +114,13 @@ private:
   // while asking for more.
   std::deque<ValueSet> memo_;
   std::unordered_map<const ir::Op *, ValueSet> returns_;
+  /// The union of a symbol's bindings, shared by all its reads (see ofName);
+  /// ofName returns copies, so no reference into it is held.
+  llvm::DenseMap<const Symbol *, ValueSet> symbolValues_;
+  /// How many times a cycle was cut (an op or function still in progress was
+  /// asked for): a value computed while this grew depends on where the
+  /// computation started, so it is not shared.
+  uint64_t cuts_ = 0;
   llvm::BumpPtrAllocator arena_;
 };
 

@@ -1,0 +1,169 @@
+//===- Scheduler.cpp ------------------------------------------------------===//
+#include "Scheduler.h"
+
+#include <exception>
+
+namespace ivc::lsp {
+
+Scheduler::Scheduler(ResultHandler onResult, Logger log, bool hold)
+    : onResult_(std::move(onResult)), log_(std::move(log)), held_(hold) {
+  worker_ = std::thread([this] { run(); });
+}
+
+Scheduler::~Scheduler() { stop(); }
+
+void Scheduler::schedule(Job job) {
+  std::optional<Job> dropped; // destroyed outside the lock
+  std::lock_guard<std::mutex> lock(mutex_);
+  Entry &e = entries_[job.snapshot.uri];
+  e.seq = ++nextSeq_;
+  if (!e.queued)
+    order_.push_back(job.snapshot.uri);
+  if (running_ == job.snapshot.uri)
+    cancel_.store(true, std::memory_order_relaxed);
+  dropped.swap(e.queued);
+  e.queued = std::move(job);
+  wake_.notify_all();
+}
+
+void Scheduler::remove(const std::string &uri) {
+  std::vector<Waiter> waiters;
+  std::optional<Entry> gone;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto it = entries_.find(uri);
+    if (it == entries_.end())
+      return;
+    waiters.swap(it->second.waiters);
+    gone = std::move(it->second);
+    entries_.erase(it);
+    // Wait for a running analysis of it to stop (it is cancelled, so this is
+    // short): once remove() returns, nothing more is published for `uri`.
+    if (running_ == uri) {
+      cancel_.store(true, std::memory_order_relaxed);
+      idle_.wait(lock, [&] { return running_ != uri || stopping_; });
+    }
+  }
+  for (Waiter &w : waiters)
+    w(nullptr);
+}
+
+void Scheduler::whenReady(const std::string &uri, Waiter waiter) {
+  ResultPtr ready;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(uri);
+    if (it != entries_.end()) {
+      Entry &e = it->second;
+      if (e.doneSeq != e.seq) {
+        e.waiters.push_back(std::move(waiter));
+        return;
+      }
+      ready = e.result; // null if the analysis failed
+
+    }
+  }
+  waiter(ready);
+}
+
+void Scheduler::release() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  held_ = false;
+  wake_.notify_all();
+}
+
+void Scheduler::waitIdle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [&] { return stopping_ || (running_.empty() && (held_ || order_.empty())); });
+}
+
+void Scheduler::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ && !worker_.joinable())
+      return;
+    stopping_ = true;
+    cancel_.store(true, std::memory_order_relaxed);
+    wake_.notify_all();
+    idle_.notify_all();
+  }
+  if (worker_.joinable())
+    worker_.join();
+}
+
+void Scheduler::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [&] { return stopping_ || (!held_ && !order_.empty()); });
+    if (stopping_)
+      return;
+    runOne(lock);
+    idle_.notify_all(); // waitIdle() and remove() wait for this
+  }
+}
+
+// Runs the oldest queued job; called and returns with `lock` held.
+void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
+  std::string uri = std::move(order_.front());
+  order_.pop_front();
+  auto it = entries_.find(uri);
+  if (it == entries_.end() || !it->second.queued)
+    return; // closed since
+  Job job = std::move(*it->second.queued);
+  it->second.queued.reset();
+  uint64_t seq = it->second.seq;
+  running_ = uri;
+  cancel_.store(false, std::memory_order_relaxed);
+  lock.unlock();
+
+  std::unique_ptr<Analysis> analysis;
+  std::string failure;
+  try {
+    AnalysisOptions options;
+    options.policy = *job.policy;
+    options.cancelled = &cancel_;
+    analysis = engine_.analyze(job.snapshot.source, options, job.snapshot.oldTree.get());
+  } catch (const std::exception &e) {
+    failure = e.what();
+  }
+  job.snapshot.oldTree.reset();
+
+  ResultPtr result, previous;
+  std::vector<Waiter> waiters;
+  lock.lock();
+  it = entries_.find(uri);
+  bool current = it != entries_.end() && it->second.seq == seq;
+  if (current && analysis) {
+    auto r = std::make_shared<AnalysisResult>();
+    r->uri = uri;
+    r->version = job.snapshot.version;
+    r->generation = job.snapshot.generation;
+    r->seq = seq;
+    r->analysis = std::move(analysis);
+    result = r;
+    previous = std::exchange(it->second.result, result);
+  }
+  // A cancelled analysis has a newer job queued, which will answer the waiters.
+  if (current && (result || !failure.empty())) {
+    it->second.doneSeq = seq;
+    waiters.swap(it->second.waiters);
+  }
+  lock.unlock();
+
+  if (!failure.empty())
+    log_("analysis of " + uri + " failed: " + failure);
+  if (result)
+    onResult_(result);
+  for (Waiter &w : waiters)
+    w(result);
+  // Superseded and dropped analyses are freed on another thread: the next
+  // edit's analysis need not wait for it.
+  reaper_.bury(std::move(previous));
+  reaper_.bury(std::shared_ptr<const Analysis>(std::move(analysis)));
+  reaper_.bury(std::make_shared<Job>(std::move(job)));
+
+  lock.lock();
+  running_.clear();
+}
+
+} // namespace ivc::lsp
