@@ -57,6 +57,15 @@ struct Reader {
     }
     return true;
   }
+  bool string(const char *key, std::string &out) {
+    const Value *v = root.get(key);
+    if (!v)
+      return true;
+    if (!v->is(Kind::Str))
+      return fail(key, "a str");
+    out = v->asString();
+    return true;
+  }
   bool fail(const char *key, const char *what) {
     error = std::string("sandbox config: '") + key + "' must be " + what;
     return false;
@@ -96,6 +105,8 @@ Value SandboxConfig::toValue() const {
   v.set("max_jobs", u64(maxJobsPerWorker));
   v.set("seccomp_trace", Value::boolean(seccompTrace));
   v.set("allow_jit", Value::boolean(allowJit));
+  v.set("transport", Value::str(transport));
+  v.set("cuda_device", u64(cudaDevice));
   return v;
 }
 
@@ -107,7 +118,7 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
   const Value *block = v.get("block");
   const Value *limits = v.get("rlimits");
   const Value *arena = v.get("arena");
-  uint64_t threads = c.torchThreads, maxJobs = c.maxJobsPerWorker;
+  uint64_t threads = c.torchThreads, maxJobs = c.maxJobsPerWorker, cudaDevice = c.cudaDevice;
   bool ok = r.flag(block, "file_write", c.block.fileWrite) &&
             r.flag(block, "file_read", c.block.fileRead) &&
             r.flag(block, "subprocess", c.block.subprocess) &&
@@ -124,7 +135,8 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
             r.number(&v, "start_timeout_ms", c.startTimeoutMs) &&
             r.number(&v, "max_frame_bytes", c.maxFrameBytes) &&
             r.number(&v, "torch_threads", threads) && r.number(&v, "max_jobs", maxJobs) &&
-            r.flag(&v, "seccomp_trace", c.seccompTrace) && r.flag(&v, "allow_jit", c.allowJit);
+            r.flag(&v, "seccomp_trace", c.seccompTrace) && r.flag(&v, "allow_jit", c.allowJit) &&
+            r.string("transport", c.transport) && r.number(&v, "cuda_device", cudaDevice);
   if (!ok)
     return Error::invalid(r.error);
   if (block && !block->is(Kind::Dict))
@@ -135,6 +147,11 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
     return Error::invalid("sandbox config: 'open_files' must be at least 16");
   if (c.maxFrameBytes < 4096)
     return Error::invalid("sandbox config: 'max_frame_bytes' must be at least 4096");
+  if (c.transport != "shared-memory" && c.transport != "cuda-ipc")
+    return Error::invalid("sandbox config: 'transport' must be 'shared-memory' or 'cuda-ipc'");
+  if (cudaDevice > 1024)
+    return Error::invalid("sandbox config: 'cuda_device' must be in 0..1024");
+  c.cudaDevice = static_cast<uint32_t>(cudaDevice);
   c.torchThreads = static_cast<uint32_t>(threads);
   c.maxJobsPerWorker = static_cast<uint32_t>(maxJobs);
   return c;

@@ -41,6 +41,14 @@ Result<std::unique_ptr<Worker>> Worker::adopt(pid_t pid, UniqueFd pidfd, UniqueF
   if (!arena)
     return arena.takeError(); // ~Worker kills the process
   w->arena_ = std::move(*arena);
+  if (config.cudaTransport()) {
+    Result<std::shared_ptr<CudaHostArena>> cuda =
+        CudaHostArena::create(static_cast<int>(config.cudaDevice), config.downloadBytes,
+                              config.uploadBytes);
+    if (!cuda)
+      return Error(cuda.error().kind, "cuda-ipc transport: " + cuda.error().message);
+    w->cudaArena_ = std::move(*cuda);
+  }
   return w;
 }
 
@@ -54,8 +62,11 @@ Status Worker::handshake(Deadline deadline) {
                                                                                : "download")}));
     fds.push_back(a.fd);
   }
-  std::string init = codec::encode(
-      Value::tuple({Value::str("init"), config_.toValue(), Value::list(std::move(segments))}));
+  std::vector<Value> job = {Value::str("init"), config_.toValue(),
+                            Value::list(std::move(segments))};
+  if (cudaArena_)
+    job.push_back(cudaArena_->announcement().toValue());
+  std::string init = codec::encode(Value::tuple(std::move(job)));
   if (Status s = channel_->send({reinterpret_cast<const uint8_t *>(init.data()), init.size()},
                                 fds, deadline);
       !s)
@@ -111,6 +122,12 @@ Worker::~Worker() {
   kill();
   if (ourChild_ && pid_ > 0) {
     while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  } else if (cudaArena_ && pidfd_.valid()) {
+    // The device arena is freed after this body: wait (boundedly) until
+    // the killed worker has exited and so no longer maps it.
+    struct pollfd p = {pidfd_.get(), POLLIN, 0};
+    while (::poll(&p, 1, 5000) < 0 && errno == EINTR) {
     }
   }
 }

@@ -2,18 +2,23 @@
 //
 // Thin bindings: codec (encode/decode through Convert), channels, memfd
 // segments (buffer protocol, so torch.frombuffer maps them without a copy),
-// and the host library (pool, workers, watchdog, audit). Every wait
+// the device arena of the cuda-ipc transport (DLPack capsules, so torch
+// views it without a copy), and the host library (pool, workers, watchdog,
+// audit). Every wait
 // releases the GIL, so FAST mediator threads and the model thread can run
 // while another waits on a channel.
 //
 //===----------------------------------------------------------------------===//
 #include "Analyzer.h"
 #include "Convert.h"
+#include "DLPack.h"
 
 #include "ivc/runtime/codec/Codec.h"
 #include "ivc/runtime/host/Audit.h"
 #include "ivc/runtime/host/Pool.h"
 #include "ivc/runtime/transport/Channel.h"
+#include "ivc/runtime/transport/CudaArena.h"
+#include "ivc/runtime/transport/CudaDriver.h"
 #include "ivc/runtime/transport/Segment.h"
 
 #include <pybind11/stl.h>
@@ -115,6 +120,29 @@ Result<SandboxConfig> configFromBytes(const py::bytes &data) {
   if (!c)
     raise(c.error());
   return c;
+}
+
+CudaHostArena &cudaArenaOf(WorkerHandle &h) {
+  const std::shared_ptr<CudaHostArena> &a = h.get().cudaArena();
+  if (!a)
+    throw py::value_error("this worker does not use the cuda-ipc transport");
+  return *a;
+}
+
+/// A uint8 view of a whole region of a device arena, for torch.from_dlpack;
+/// the capsule keeps the arena alive.
+template <typename Arena>
+py::capsule regionCapsule(const std::shared_ptr<Arena> &arena, uint32_t space) {
+  std::optional<uint64_t> address = arena->regionAddress(space);
+  if (!address)
+    throw py::value_error("no cuda-ipc region " + std::to_string(space));
+  return python::makeByteCapsule(*address, *arena->layout().regionBytes(space),
+                                 python::DLDeviceKind::CUDA, arena->device(), arena);
+}
+
+void check(const Status &s) {
+  if (!s)
+    raise(s.error());
 }
 
 } // namespace
@@ -233,6 +261,65 @@ PYBIND11_MODULE(_core, m) {
                                {static_cast<py::ssize_t>(s.size())}, {1});
       });
 
+  // --- the cuda-ipc transport (docs/runtime.md, "Transports") ------------
+  m.def("cuda_built", &cuda::builtWithCuda, "Whether this build has the cuda-ipc transport.");
+  m.def(
+      "cuda_driver_status",
+      [] {
+        Status s = cuda::driverStatus();
+        return py::make_tuple(s.ok(), s.ok() ? std::string("ok") : s.error().message);
+      },
+      "-> (usable, why not): loads libcuda.so.1 and initializes it, once.");
+  m.def(
+      "check_cuda_announcement",
+      [](py::handle announcement) {
+        py::cpp_function noTensors([](py::args) -> py::object {
+          throw py::type_error("a cuda-ipc announcement carries no tensors");
+        });
+        Result<CudaAnnouncement> a =
+            CudaAnnouncement::fromValue(python::toValue(announcement, noTensors));
+        if (!a)
+          raise(a.error());
+        return valueToPy(a->toValue());
+      },
+      "Validates a cuda-ipc announcement (ProtocolError if malformed).");
+  py::class_<CudaWorkerArena, std::shared_ptr<CudaWorkerArena>>(m, "CudaWorkerArena")
+      .def_static(
+          "open",
+          [](py::handle announcement) {
+            py::cpp_function noTensors([](py::args) -> py::object {
+              throw py::type_error("a cuda-ipc announcement carries no tensors");
+            });
+            Result<CudaAnnouncement> a =
+                CudaAnnouncement::fromValue(python::toValue(announcement, noTensors));
+            if (!a)
+              raise(a.error());
+            Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open(*a);
+            if (!w)
+              raise(w.error());
+            return *w;
+          },
+          "Worker side, before lockdown: opens the host's device arena and events.")
+      .def_property_readonly("device", &CudaWorkerArena::device)
+      .def("region", [](const std::shared_ptr<CudaWorkerArena> &a,
+                        uint32_t space) { return regionCapsule(a, space); })
+      .def("region_bytes",
+           [](CudaWorkerArena &a, uint32_t space) { return a.layout().regionBytes(space); })
+      .def("wait_for_host", [](CudaWorkerArena &a, uint64_t stream) { check(a.waitForHost(stream)); })
+      .def("record_for_host",
+           [](CudaWorkerArena &a, uint64_t stream) { check(a.recordForHost(stream)); })
+      .def("close", [](CudaWorkerArena &a) { check(a.close()); });
+  m.attr("CUDA_DOWNLOAD_SPACE") = CudaDownloadSpace;
+  m.attr("CUDA_UPLOAD_SPACE") = CudaUploadSpace;
+  m.def(
+      "_dlpack_bytes",
+      [](std::shared_ptr<Segment> s) {
+        return python::makeByteCapsule(reinterpret_cast<uintptr_t>(s->data()), s->size(),
+                                       python::DLDeviceKind::CPU, 0, s);
+      },
+      "Tests: a DLPack capsule over a segment's (CPU) bytes.");
+  m.def("_dlpack_live", &python::liveByteCapsules, "Tests: capsules not yet released.");
+
   // --- workers and the pool ----------------------------------------------
   py::class_<WorkerHandle, std::shared_ptr<WorkerHandle>>(m, "Worker")
       .def_property_readonly("pid", [](WorkerHandle &h) { return h.get().pid(); })
@@ -277,12 +364,42 @@ PYBIND11_MODULE(_core, m) {
                                          a.fd));
              return out;
            })
-      .def("reset_arena", [](WorkerHandle &h) { return h.get().arena().resetForNextJob(); })
+      .def("reset_arena",
+           [](WorkerHandle &h) {
+             if (const std::shared_ptr<CudaHostArena> &cuda = h.get().cudaArena())
+               cuda->resetForNextJob();
+             return h.get().arena().resetForNextJob();
+           })
       .def("segment", [](WorkerHandle &h, uint32_t space) { return h.get().arena().segment(space); })
       .def("check_range",
            [](WorkerHandle &h, uint32_t space, uint64_t offset, uint64_t nbytes) {
              return h.get().arena().resolve(space, offset, nbytes).has_value();
            })
+      // Device arena (host side, cuda-ipc transport)
+      .def_property_readonly("transport",
+                             [](WorkerHandle &h) { return h.get().config().transport; })
+      .def_property_readonly("cuda_device",
+                             [](WorkerHandle &h) { return cudaArenaOf(h).device(); })
+      .def("cuda_region",
+           [](WorkerHandle &h, uint32_t space) {
+             cudaArenaOf(h);
+             return regionCapsule(h.get().cudaArena(), space);
+           })
+      .def("cuda_allocate_download",
+           [](WorkerHandle &h, uint64_t nbytes) {
+             Result<Placement> p = cudaArenaOf(h).allocateDownload(nbytes);
+             if (!p)
+               raise(p.error());
+             return py::make_tuple(p->space, p->offset);
+           })
+      .def("cuda_check_range",
+           [](WorkerHandle &h, uint32_t space, uint64_t offset, uint64_t nbytes) {
+             return cudaArenaOf(h).resolve(space, offset, nbytes).has_value();
+           })
+      .def("cuda_record_for_worker",
+           [](WorkerHandle &h, uint64_t stream) { check(cudaArenaOf(h).recordForWorker(stream)); })
+      .def("cuda_wait_for_worker",
+           [](WorkerHandle &h, uint64_t stream) { check(cudaArenaOf(h).waitForWorker(stream)); })
       .def_property_readonly("upload_space",
                              [](WorkerHandle &h) { return h.get().arena().uploadSpace(); });
 

@@ -15,6 +15,12 @@
 // the configuration allows run-time code generation (oneDNN's JIT),
 // executable memory (mmap/mprotect with PROT_EXEC).
 //
+// The cuda-ipc transport adds one rule and only when the configuration asks
+// for it: ioctl, restricted to the descriptors the CUDA driver opened before
+// lockdown (SeccompOptions::driverIoctlFds). Everything else the driver does
+// afterwards (mmap/munmap of device and pinned memory, futex, poll,
+// clock_gettime, sched_yield while it spins on a stream) is already allowed.
+//
 //===----------------------------------------------------------------------===//
 #include "ivc/runtime/worker/Lockdown.h"
 
@@ -178,6 +184,15 @@ Status installSeccompFilter(const SeccompOptions &options) {
   {
     scmp_arg_cmp readOnly = SCMP_A2(SCMP_CMP_EQ, 0);
     if (Status s = allow("prlimit64", 1, &readOnly); !s)
+      return s;
+  }
+
+  // cuda-ipc only: the driver's ioctls, on its own descriptors.
+  for (int fd : options.driverIoctlFds) {
+    scmp_arg_cmp onFd = SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(fd));
+    if (fd < 0)
+      return Error::invalid("seccomp: a negative driver descriptor");
+    if (Status s = allow("ioctl", 1, &onFd); !s)
       return s;
   }
 

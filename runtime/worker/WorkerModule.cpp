@@ -40,8 +40,9 @@ uint64_t getU64(PyObject *dict, const char *key, uint64_t fallback) {
 }
 
 PyObject *lockdown(PyObject *, PyObject *args) {
-  PyObject *config, *keep;
-  if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &config, &PyList_Type, &keep))
+  PyObject *config, *keep, *driverFds = nullptr;
+  if (!PyArg_ParseTuple(args, "O!O!|O!", &PyDict_Type, &config, &PyList_Type, &keep,
+                        &PyList_Type, &driverFds))
     return nullptr;
   if (g_lockedDown) {
     PyErr_SetString(PyExc_RuntimeError, "the worker is already locked down");
@@ -73,16 +74,31 @@ PyObject *lockdown(PyObject *, PyObject *args) {
   so.selfPid = static_cast<int>(::getpid());
   so.trace = g_seccompTrace || getBool(config, "seccomp_trace", false);
   so.allowExecMemory = getBool(config, "allow_jit", true);
+  // The driver's descriptors get ioctl only under the cuda-ipc transport;
+  // any other configuration keeps the CPU filter whatever it is passed.
+  PyObject *transport = PyDict_GetItemString(config, "transport");
+  const char *transportName = transport && PyUnicode_Check(transport) ? PyUnicode_AsUTF8(transport)
+                                                                      : nullptr;
+  if (driverFds && transportName && std::string(transportName) == "cuda-ipc") {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(driverFds); ++i) {
+      long fd = PyLong_AsLong(PyList_GET_ITEM(driverFds, i));
+      if (PyErr_Occurred())
+        return nullptr;
+      so.driverIoctlFds.push_back(static_cast<int>(fd));
+      keepFds.push_back(static_cast<int>(fd));
+    }
+  }
   Result<LockdownFacts> facts = applyLockdown(rl, keepFds, so, g_netns);
   if (!facts) {
     PyErr_Format(PyExc_RuntimeError, "lockdown failed: %s", facts.error().message.c_str());
     return nullptr;
   }
   g_lockedDown = true;
-  return Py_BuildValue("{s:O,s:O,s:s,s:O,s:{s:K,s:K,s:K,s:K}}", "seccomp",
+  return Py_BuildValue("{s:O,s:O,s:s,s:O,s:n,s:{s:K,s:K,s:K,s:K}}", "seccomp",
                        facts->seccomp ? Py_True : Py_False, "no_new_privs",
                        facts->noNewPrivs ? Py_True : Py_False, "netns", facts->netns.c_str(),
-                       "audit_hook", Py_True, "rlimits", "address_space",
+                       "audit_hook", Py_True, "driver_ioctl_fds",
+                       static_cast<Py_ssize_t>(so.driverIoctlFds.size()), "rlimits", "address_space",
                        (unsigned long long)rl.addressSpaceBytes, "cpu_seconds",
                        (unsigned long long)rl.cpuSeconds, "open_files",
                        (unsigned long long)rl.openFiles, "file_size",
@@ -111,7 +127,8 @@ PyObject *userCodeRunningPy(PyObject *, PyObject *) {
 
 PyMethodDef Methods[] = {
     {"lockdown", lockdown, METH_VARARGS,
-     "lockdown(config, keep_fds) -> facts: audit hook, rlimits, no_new_privs, seccomp."},
+     "lockdown(config, keep_fds, driver_fds=[]) -> facts: audit hook, rlimits, no_new_privs, "
+     "seccomp (driver_fds: ioctl allowed on them, cuda-ipc transport only)."},
     {"run_user", runUserPy, METH_VARARGS,
      "run_user([(source, filename), ...], globals): compile, then run with the hook active."},
     {"after_fork", afterFork, METH_NOARGS, "In a zygote's child: new process group and netns."},

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -211,10 +212,54 @@ TEST(Lockdown, Rlimits) {
             0);
 }
 
+// ioctl(FIONREAD) on the two ends of a pipe made before lockdown, with
+// `driverFd` (0: the read end, 1: the write end, -1: none) given to the filter
+// as the cuda-ipc transport's driver descriptor. Exit status: bit 0 set when
+// the read end's ioctl was refused with EPERM, bit 1 for the write end.
+int ioctlRefusals(int driverFd) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int p[2];
+    if (::pipe(p) != 0)
+      ::_exit(100);
+    SeccompOptions so;
+    so.selfPid = ::getpid();
+    if (driverFd >= 0)
+      so.driverIoctlFds = {p[driverFd]};
+    RlimitConfig rl;
+    rl.addressSpaceBytes = 1ull << 32;
+    if (!applyLockdown(rl, {p[0], p[1]}, so, "test"))
+      ::_exit(101);
+    int refused = 0;
+    for (int end = 0; end < 2; ++end) {
+      int n = 0;
+      if (::ioctl(p[end], FIONREAD, &n) != 0 && errno == EPERM)
+        refused |= 1 << end;
+    }
+    ::_exit(refused);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return exitCode(status);
+}
+
+TEST(Seccomp, CpuConfigurationHasNoIoctl) {
+  // The shared-memory transport's filter is unchanged: ioctl on any
+  // descriptor, even one the worker holds, is refused.
+  EXPECT_EQ(ioctlRefusals(-1), 3);
+  std::vector<std::string> names = seccompAllowedSyscalls();
+  EXPECT_EQ(std::count(names.begin(), names.end(), "ioctl"), 0);
+}
+
+TEST(Seccomp, CudaTransportAllowsIoctlOnTheDriverDescriptorsOnly) {
+  EXPECT_EQ(ioctlRefusals(0), 2); // allowed on the read end only
+  EXPECT_EQ(ioctlRefusals(1), 1); // allowed on the write end only
+}
+
 TEST(Seccomp, AllowListIsNamed) {
   std::vector<std::string> names = seccompAllowedSyscalls();
   for (const char *forbidden : {"open", "openat", "socket", "connect", "execve", "fork", "ptrace",
-                                "io_uring_setup", "clone3", "memfd_create"})
+                                "io_uring_setup", "clone3", "memfd_create", "ioctl"})
     EXPECT_EQ(std::count(names.begin(), names.end(), forbidden), 0) << forbidden;
 }
 

@@ -174,7 +174,9 @@ class WorkerLink:
     def __init__(self, runtime, worker, timeout_s):
         self.runtime = runtime
         self.worker = worker
-        self.tensors = _tensors.HostArenaTensors(worker, runtime.sandbox.arena_max_bytes)
+        tensors = (_tensors.HostCudaTensors if worker.transport == "cuda-ipc"
+                   else _tensors.HostArenaTensors)
+        self.tensors = tensors(worker, runtime.sandbox.arena_max_bytes)
         self.ticket = None
         self.timeout_s = timeout_s
         self.deadline = time.monotonic() + timeout_s
@@ -205,6 +207,9 @@ class WorkerLink:
         if self.tensors.new_segments:
             self.tensors.new_segments = False
             self._announce()
+        before_send = getattr(self.tensors, "before_send", None)
+        if before_send:
+            before_send()
         self._send_raw(data)
 
     def recv(self, deadline):

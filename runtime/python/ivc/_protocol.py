@@ -64,10 +64,16 @@ class MediatorPort:
             reply = self._recv_raw()
             if reply[0] != "segments":
                 raise RuntimeError("host did not answer a request for upload space")
+        before_send = getattr(tensors, "before_send", None)
+        if before_send:
+            before_send()  # the cuda-ipc transport orders its copies
         self.channel.send(data)
 
     def _recv_raw(self):
         data, fds = self.channel.recv()
+        after_recv = getattr(self.tensors, "after_recv", None)
+        if after_recv:
+            after_recv()
         try:
             msg = _core.decode(data, self.tensors.import_)
         except BaseException:

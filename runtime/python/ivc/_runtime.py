@@ -21,6 +21,7 @@ from ._plan import load_plan
 
 log = logging.getLogger("ivc.runtime")
 
+TRANSPORTS = ("shared-memory", "cuda-ipc")
 BLOCK_FLAGS = ("file_write", "file_read", "subprocess", "network", "ctypes", "import", "exec")
 
 
@@ -47,6 +48,10 @@ class SandboxConfig:
     max_jobs_per_worker: int = 10000
     seccomp_trace: bool = False
     allow_jit: bool = True  # executable memory for oneDNN; False: W^X, oneDNN off
+    # "shared-memory" (CPU tensors) or "cuda-ipc" (also tensors on a GPU, through a
+    # device arena on cuda_device; docs/runtime.md, "Transports")
+    transport: str = "shared-memory"
+    cuda_device: int = 0
     allow_isolate: bool = True  # the policy's allow-isolate
     policy_name: str = ""
     policy_fingerprint: str = ""  # set: plans must come from this policy
@@ -67,6 +72,8 @@ class SandboxConfig:
 
     def to_wire(self):
         """The dict the host library and the worker read (SandboxConfig.h)."""
+        if self.transport not in TRANSPORTS:
+            raise ValueError(f"transport must be one of {TRANSPORTS}, not {self.transport!r}")
         unknown = set(self.block) - set(BLOCK_FLAGS)
         if unknown:
             raise ValueError(f"unknown block flags: {sorted(unknown)}")
@@ -87,6 +94,8 @@ class SandboxConfig:
             "max_jobs": int(self.max_jobs_per_worker),
             "seccomp_trace": bool(self.seccomp_trace),
             "allow_jit": bool(self.allow_jit),
+            "transport": self.transport,
+            "cuda_device": int(self.cuda_device),
         }
 
     def encoded(self):
@@ -353,6 +362,11 @@ class Runtime:
         return result
 
     def _worker_link(self, tenant):
+        if self.sandbox.transport == "cuda-ipc":
+            usable, why = _core.cuda_driver_status()
+            if not usable:
+                return FailedLink(SandboxUnavailable(
+                    f"the cuda-ipc transport cannot be used here: {why}", []))
         try:
             worker = self._pool.acquire(self.sandbox.encoded(), tenant)
         except (_core.ChannelError, ValueError) as e:

@@ -13,8 +13,16 @@ these classes make them (export) and resolve them (import):
                        unless it already lies in a download segment (an
                        in-place update of a delivered activation).
 
-A CUDA-IPC transport would add a pair of classes here (device memory shared
-with cudaIpcGetMemHandle, imported through DLPack) and nothing elsewhere.
+  HostCudaTensors      the cuda-ipc transport, host side: tensors on a GPU go
+                       through the worker's device arena (one allocation
+                       exported with cuIpcGetMemHandle, viewed by torch
+                       through a DLPack capsule) exactly as CPU tensors go
+                       through the shared-memory arena, which it still uses
+                       for CPU tensors; interprocess events order the two
+                       processes' streams.
+  WorkerCudaTensors    its worker side.
+
+Nothing outside this module knows which transport carries a tensor.
 """
 
 import torch
@@ -202,7 +210,9 @@ def watch_raw_access(exposed):
         if exposed and exposed[0] is EVERYTHING:
             return
         span = byte_span(t)
-        if span is not None and t.is_cpu:
+        # Device pointers share the address space with host pointers (UVA),
+        # so CPU and CUDA spans never collide.
+        if span is not None and (t.is_cpu or t.is_cuda):
             exposed.append(span)
             if len(exposed) > 256:  # a loop over .data: assume all of it
                 exposed[:] = [EVERYTHING]
@@ -315,3 +325,140 @@ class WorkerArenaTensors:
         if base is None:
             raise ValueError(f"unknown segment {space}")
         return _view(base, dtype, shape, offset, nbytes)
+
+
+# --- cuda-ipc -------------------------------------------------------------
+# Tensors on a GPU cross through one device allocation per worker, laid out
+# like the shared-memory arena: a download region (bump-allocated by the
+# host for the whole job) and an upload region (the worker's current
+# message). Ordering: the host records an interprocess event on its current
+# stream before every message it sends, and the worker makes its stream wait
+# on it when the message arrives; the worker does the same the other way.
+# Every copy into or out of the arena is stream-ordered between the two.
+
+CUDA_DOWNLOAD = _core.CUDA_DOWNLOAD_SPACE
+CUDA_UPLOAD = _core.CUDA_UPLOAD_SPACE
+CUDA_SPACES = (CUDA_DOWNLOAD, CUDA_UPLOAD)
+
+
+def _stream(device):
+    return torch.cuda.current_stream(device).cuda_stream
+
+
+def _region_base(capsule):
+    """{"uint8": tensor} over a whole region, imported without a copy."""
+    return {"uint8": torch.utils.dlpack.from_dlpack(capsule)}
+
+
+class HostCudaTensors(HostArenaTensors):
+    """Host side of the cuda-ipc transport (CPU tensors: the shared-memory
+    arena, as HostArenaTensors)."""
+
+    def __init__(self, worker, max_message_bytes):
+        super().__init__(worker, max_message_bytes)
+        self.device = torch.device("cuda", worker.cuda_device)
+        self._cuda_bases = {}
+
+    def _cuda_base(self, space):
+        base = self._cuda_bases.get(space)
+        if base is None:
+            base = self._cuda_bases[space] = _region_base(self._worker.cuda_region(space))
+        return base
+
+    def export(self, t):
+        if not t.is_cuda:
+            return super().export(t)
+        name = dtype_name(t.dtype)
+        shape = tuple(t.shape)
+        n = _nbytes(t)
+        if n == 0:
+            return (name, shape, CUDA_DOWNLOAD, 0, 0)
+        space, offset = self._worker.cuda_allocate_download(n)
+        _view(self._cuda_base(space), name, shape, offset, n).copy_(t.detach())
+        return (name, shape, space, offset, n)
+
+    def before_send(self):
+        """The copies above, and the host's reads of the worker's last
+        message, happen before anything the worker does next."""
+        self._worker.cuda_record_for_worker(_stream(self.device))
+
+    def begin_message(self):
+        super().begin_message()
+        self._worker.cuda_wait_for_worker(_stream(self.device))
+
+    def import_(self, dtype, shape, space, offset, nbytes):
+        if space not in CUDA_SPACES:
+            return super().import_(dtype, shape, space, offset, nbytes)
+        if nbytes == 0:
+            return torch.empty(shape, dtype=DTYPES[dtype], device=self.device)
+        self._message_bytes += nbytes
+        if self._message_bytes > self._max_message_bytes:
+            raise _core.ProtocolError(
+                f"a message references more than {self._max_message_bytes} tensor bytes")
+        if offset % ITEMSIZE[dtype] or not self._worker.cuda_check_range(space, offset, nbytes):
+            raise _core.ProtocolError(
+                f"cuda tensor descriptor out of bounds: space {space}, offset {offset}, "
+                f"{nbytes} bytes")
+        t = _view(self._cuda_base(space), dtype, shape, offset, nbytes)
+        if dtype == "bool":
+            t = t.view(torch.uint8) != 0
+        return t
+
+
+class WorkerCudaTensors(WorkerArenaTensors):
+    """Worker side of the cuda-ipc transport. `arena`: the opened
+    _core.CudaWorkerArena (opened before lockdown, kept until exit)."""
+
+    def __init__(self, arena):
+        super().__init__()
+        self.cuda = arena
+        self.device = torch.device("cuda", arena.device)
+        self._cuda_bases = {s: _region_base(arena.region(s)) for s in CUDA_SPACES}
+        self._download = self._cuda_bases[CUDA_DOWNLOAD]["uint8"]
+        self._upload_bytes = arena.region_bytes(CUDA_UPLOAD)
+        self._cuda_cursor = 0
+
+    def begin_message(self):
+        super().begin_message()
+        self._cuda_cursor = 0
+
+    def _in_download(self, t, n):
+        start = self._download.data_ptr()
+        ptr = t.data_ptr()
+        if t.device == self.device and start <= ptr and ptr + n <= start + self._download.numel():
+            return ptr - start
+        return None
+
+    def export(self, t):
+        if not t.is_cuda:
+            return super().export(t)
+        t = t.detach()
+        name = dtype_name(t.dtype)
+        shape = tuple(t.shape)
+        n = _nbytes(t)
+        if n == 0:
+            return (name, shape, CUDA_DOWNLOAD, 0, 0)
+        if t.is_contiguous():
+            offset = self._in_download(t, n)
+            if offset is not None:  # an in-place update of a delivery
+                return (name, shape, CUDA_DOWNLOAD, offset, n)
+        offset = -(-self._cuda_cursor // ALIGN) * ALIGN
+        if offset + n > self._upload_bytes:
+            raise ValueError(f"this message needs more than the {self._upload_bytes} bytes of the "
+                             "cuda-ipc upload region; raise SandboxConfig.upload_bytes")
+        _view(self._cuda_bases[CUDA_UPLOAD], name, shape, offset, n).copy_(t)
+        self._cuda_cursor = offset + n
+        return (name, shape, CUDA_UPLOAD, offset, n)
+
+    def import_(self, dtype, shape, space, offset, nbytes):
+        if space not in CUDA_SPACES:
+            return super().import_(dtype, shape, space, offset, nbytes)
+        if nbytes == 0:
+            return torch.empty(shape, dtype=DTYPES[dtype], device=self.device)
+        return _view(self._cuda_bases[space], dtype, shape, offset, nbytes)
+
+    def before_send(self):
+        self.cuda.record_for_host(_stream(self.device))
+
+    def after_recv(self):
+        self.cuda.wait_for_host(_stream(self.device))

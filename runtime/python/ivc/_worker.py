@@ -1,7 +1,8 @@
 """ivc-worker's Python side (the C++ main calls main()).
 
-A worker: receive the job (sandbox config and shared-memory segments) from
-the host, import the preload list, warm up torch's threads, lock down
+A worker: receive the job (sandbox config and shared-memory segments, and
+with the cuda-ipc transport the device arena's announcement) from the host,
+import the preload list, warm up torch's threads (and CUDA), lock down
 (_ivc_worker.lockdown: audit hook, rlimits, no_new_privs, seccomp), say
 READY, then run mediators one at a time until the channel closes. Nothing
 from a job runs before lockdown; everything this module needs is imported
@@ -39,17 +40,68 @@ def _preload(names):
 CHANNEL_FD = None
 
 
+def _open_fds():
+    return {int(n) for n in os.listdir("/proc/self/fd")}
+
+
+def _vm_size():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _open_cuda(announcement, config):
+    """cuda-ipc, before lockdown (nothing of it can be opened afterwards):
+    initialize CUDA, open the host's device arena and events, and make
+    torch's CUDA state (context, stream, cuBLAS handle) with a warm-up.
+    Returns the tensors and the descriptors that appeared meanwhile: the
+    driver's, kept open and the only ones ioctl is allowed on."""
+    before = _open_fds()
+    arena = _core.CudaWorkerArena.open(announcement)
+    import torch
+    device = torch.device("cuda", arena.device)
+    torch.cuda.set_device(device)
+    a = torch.ones(64, 64, device=device)
+    (a @ a).sum().item()
+    tensors = _tensors.WorkerCudaTensors(arena)
+    driver_fds = []
+    for n in sorted(_open_fds() - before):
+        try:
+            os.fstat(n)  # the listing's own descriptor is gone by now
+        except OSError:
+            continue
+        driver_fds.append(n)
+    # The driver reserves address space for unified addressing; RLIMIT_AS
+    # counts it, and a limit below what is already mapped fails every later
+    # allocation with a confusing error. Say so now instead.
+    limit = config.get("rlimits", {}).get("address_space", 0)
+    used = _vm_size()
+    if limit and used >= limit:
+        raise RuntimeError(f"CUDA initialization mapped {used} bytes of address space, above "
+                           f"SandboxConfig.address_space_bytes ({limit}); raise it for the "
+                           "cuda-ipc transport")
+    return tensors, driver_fds
+
+
 def serve(fd):
     global CHANNEL_FD
     CHANNEL_FD = fd
     channel = _core.Channel.from_fd(fd, accept_fds=True, max_frame=1 << 30)
     msg, fds = _recv(channel)
-    if not (isinstance(msg, tuple) and len(msg) == 3 and msg[0] == "init"):
+    if not (isinstance(msg, tuple) and len(msg) in (3, 4) and msg[0] == "init"):
         return 2
-    _, config, segments = msg
-    tensors = _tensors.WorkerArenaTensors()
-    _tensors.watch_raw_access(tensors.exposed)
+    config, segments = msg[1], msg[2]
+    cuda = msg[3] if len(msg) == 4 else None
+    driver_fds = []
+    tensors = None
     try:
+        if cuda is not None:
+            tensors, driver_fds = _open_cuda(cuda, config)
+        else:
+            tensors = _tensors.WorkerArenaTensors()
+        _tensors.watch_raw_access(tensors.exposed)
         tensors.adopt(segments, fds)
         _preload(config["preload"])
         import torch
@@ -60,13 +112,33 @@ def serve(fd):
         if threads > 1:
             # Start the intra-op pool now: no new threads after lockdown.
             torch.ones(1 << 16).sum()
-        facts = _ivc_worker.lockdown(config, [fd] + tensors.fds())
+        facts = _ivc_worker.lockdown(config, [fd] + tensors.fds(), driver_fds)
     except BaseException as e:  # noqa: B902 - report any start-up failure
         _send(channel, ("error", f"{type(e).__name__}: {e}"))
         return 1
     _send(channel, ("ready", {"pid": os.getpid(), "facts": facts}))
 
     port = _protocol.MediatorPort(channel, tensors)
+    try:
+        return _serve_jobs(port, tensors)
+    finally:
+        if cuda is not None:
+            _close_cuda(tensors)
+
+
+def _close_cuda(tensors):
+    """At retirement: unmap the host's arena. (A killed worker's mappings
+    go with the process.)"""
+    tensors._cuda_bases.clear()
+    tensors._download = None
+    try:
+        tensors.cuda.close()
+    except Exception:  # noqa: BLE001 - exiting anyway
+        pass
+
+
+def _serve_jobs(port, tensors):
+    import torch
     while True:
         try:
             msg = port.recv()

@@ -61,7 +61,7 @@ class Transformer(nn.Module):
         self.ln_f = nn.LayerNorm(d)
 
     def forward(self, ids):
-        pos = torch.arange(ids.shape[1])
+        pos = torch.arange(ids.shape[1], device=ids.device)
         x = self.wte(ids) + self.wpe(pos)
         for block in self.h:
             x = block(x)[0]

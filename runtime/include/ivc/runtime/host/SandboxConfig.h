@@ -54,6 +54,15 @@ struct SandboxConfig {
   /// Executable memory for run-time code generation (oneDNN). Off: W^X, and
   /// the worker disables oneDNN (its results may then differ from FAST).
   bool allowJit = true;
+  /// How tensors cross to the worker: "shared-memory" (CPU tensors, memfd
+  /// arena) or "cuda-ipc" (also GPU tensors, in a device arena on
+  /// `cudaDevice`; the worker initializes CUDA before lockdown and its
+  /// filter lets it ioctl the driver's descriptors). docs/runtime.md,
+  /// "Transports".
+  std::string transport = "shared-memory";
+  /// Driver ordinal of the device arena (the host's numbering).
+  uint32_t cudaDevice = 0;
+  bool cudaTransport() const { return transport == "cuda-ipc"; }
 
   codec::Value toValue() const;
   static Result<SandboxConfig> fromValue(const codec::Value &v);

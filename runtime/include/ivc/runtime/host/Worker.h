@@ -6,6 +6,8 @@
 //
 // Lifecycle messages (encoded values, docs/runtime.md "Protocol"):
 //   host -> worker  ("init", config, [(space, size, role), ...]) + segment fds
+//                   with the cuda-ipc transport, a fourth item: the device
+//                   arena's announcement (CudaAnnouncement)
 //   worker -> host  ("ready", {"pid": int, "facts": {...}})
 // after which the worker waits for jobs (ivc/_interleaver.py drives them).
 //
@@ -18,6 +20,7 @@
 #include "ivc/runtime/support/Deadline.h"
 #include "ivc/runtime/support/Result.h"
 #include "ivc/runtime/transport/Channel.h"
+#include "ivc/runtime/transport/CudaArena.h"
 #include "ivc/runtime/transport/TensorSpace.h"
 
 #include <chrono>
@@ -49,6 +52,9 @@ public:
   int pidfd() const { return pidfd_.get(); }
   SocketChannel &channel() { return *channel_; }
   ShmArena &arena() { return *arena_; }
+  /// The device arena (cuda-ipc transport), or null. Shared: views of it
+  /// the host made keep it alive.
+  const std::shared_ptr<CudaHostArena> &cudaArena() const { return cudaArena_; }
   const SandboxConfig &config() const { return config_; }
   /// What the worker reported about its lockdown in READY.
   const codec::Value &facts() const { return facts_; }
@@ -84,6 +90,7 @@ private:
   bool killed_ = false;
   std::unique_ptr<SocketChannel> channel_;
   std::unique_ptr<ShmArena> arena_;
+  std::shared_ptr<CudaHostArena> cudaArena_;
   SandboxConfig config_;
   codec::Value facts_;
 };

@@ -2,10 +2,9 @@
 //
 // Messages carry tensor *descriptors* (codec::TensorDesc); a TensorSpace says
 // where the bytes they point at live. The shared-memory arena below is the
-// CPU implementation. A CUDA-IPC space (device memory exported with
-// cudaIpcGetMemHandle and imported into the worker's torch through DLPack)
-// is the planned second one: it allocates and resolves device ranges and
-// announces IPC handles instead of memfds. See docs/runtime.md, "Transports".
+// CPU implementation; CudaHostArena (CudaArena.h, the cuda-ipc transport)
+// is the device one: it allocates and resolves device ranges and announces
+// IPC handles instead of memfds. See docs/runtime.md, "Transports".
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_RUNTIME_TRANSPORT_TENSORSPACE_H
@@ -42,7 +41,7 @@ struct Announcement {
 class TensorSpace {
 public:
   virtual ~TensorSpace() = default;
-  /// "shared-memory" (and, later, "cuda-ipc").
+  /// "shared-memory" or "cuda-ipc".
   virtual const char *kind() const = 0;
 };
 

@@ -39,6 +39,11 @@ struct SeccompOptions {
   /// kernels from oneDNN are generated at run time and need it; without it
   /// W^X holds and the worker turns oneDNN off.
   bool allowExecMemory = true;
+  /// cuda-ipc transport only: descriptors the CUDA driver opened before
+  /// lockdown (/dev/nvidiactl, /dev/nvidia<N>, /dev/nvidia-uvm, ...). The
+  /// driver drives the GPU through ioctl on them, so ioctl is allowed on
+  /// exactly these descriptors. Empty (every CPU configuration): no ioctl.
+  std::vector<int> driverIoctlFds;
 };
 
 /// The errno a denied system call fails with. EPERM makes Python raise
