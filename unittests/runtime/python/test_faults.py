@@ -45,7 +45,7 @@ class WorkerPids:
 class Faults(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.rt = ivc.Runtime(ivc.SandboxConfig(trace_timeout_s=1.5, address_space_bytes=3 << 30),
+        cls.rt = ivc.Runtime(ivc.SandboxConfig(trace_timeout_s=3.0, address_space_bytes=3 << 30),
                              pool_size=2)
         cls.model = TinyGPT()
         cls.ids = tokens(batch=2)

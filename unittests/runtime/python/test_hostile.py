@@ -25,7 +25,7 @@ class Hostile(unittest.TestCase):
         sandbox = ivc.SandboxConfig(
             block={"import": False, "network": False},
             preload=["torch", "math", "os", "socket", "array", "ivc._worker"],
-            trace_timeout_s=2.0, arena_max_bytes=1 << 30)
+            trace_timeout_s=5.0, arena_max_bytes=1 << 30)
         cls.rt = ivc.Runtime(sandbox, pool_size=2)
         cls.model = TinyGPT()
         cls.ids = tokens(batch=2)
