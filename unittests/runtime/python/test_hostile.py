@@ -42,8 +42,8 @@ class Hostile(unittest.TestCase):
         p = plan(mediator(source, kind="invoke", definitions=[("frame", FRAME)]), SURVIVOR)
         r = self.rt.run(p, self.model, [self.ids, self.ids], tiers={0: "isolate", 1: "isolate"},
                         raise_errors=False)
-        self.assertTrue(torch.equal(r["survivor"], self.expected))
         self.assertIsNone(r.mediators[1].error)
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
         return r.mediators[0].error
 
     def assertViolation(self, err, text):
