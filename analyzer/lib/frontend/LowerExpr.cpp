@@ -45,7 +45,20 @@ Op *Lowering::exprList(TSNode n, Ctx ctx) {
   return t;
 }
 
+Op *Lowering::tooDeep(TSNode n) {
+  if (!reportedTooDeep_) {
+    reportedTooDeep_ = true;
+    error(DiagId::SyntaxError, rangeOf(n),
+          {"too many nested expressions or statements (more than " +
+           std::to_string(MaxNesting) + " levels)"});
+  }
+  return emit(OpKind::Opaque, rangeOf(n), {}, ts_node_type(n));
+}
+
 Op *Lowering::opaque(TSNode n) {
+  Nesting nesting(*this);
+  if (nesting.tooDeep())
+    return tooDeep(n);
   // Keep the expressions inside an unmodeled construct visible to the passes.
   Children cs;
   children(n, cs);
@@ -167,6 +180,9 @@ OpKind comprehensionKind(Sym s) {
 Op *Lowering::expr(TSNode n, Ctx ctx) {
   if (ts_node_is_null(n))
     return nullptr;
+  Nesting nesting(*this);
+  if (nesting.tooDeep())
+    return tooDeep(n);
   SourceRange range = rangeOf(n);
   Sym s = sym(n);
   switch (s) {

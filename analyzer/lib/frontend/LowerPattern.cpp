@@ -29,6 +29,9 @@ static Op *dottedValue(Lowering &L, TSNode n) {
 }
 
 Op *Lowering::pattern(TSNode n) {
+  Nesting nesting(*this);
+  if (nesting.tooDeep())
+    return tooDeep(n);
   SourceRange range = rangeOf(n);
   Children cs;
   children(n, cs);

@@ -71,6 +71,11 @@ bool hasToken(const Lowering::Children &cs, std::string_view token) {
 } // namespace
 
 void Lowering::lowerStatement(TSNode n) {
+  Nesting nesting(*this);
+  if (nesting.tooDeep()) {
+    tooDeep(n);
+    return;
+  }
   Children cs;
   children(n, cs);
   SourceRange range = rangeOf(n);

@@ -75,6 +75,21 @@ public:
   void parameters(TSNode params, llvm::SmallVectorImpl<ir::Op *> &out);
   ir::Op *opaque(TSNode n);
 
+  /// Expressions, patterns and statements nested deeper than MaxNesting are
+  /// not lowered: every later stage walks the IR recursively, and so would
+  /// overflow the stack on `-` * 5000 + `1`. CPython refuses such code too
+  /// ("too many nested parentheses" past 200, or a RecursionError).
+  static constexpr unsigned MaxNesting = 200;
+  /// Counts one level of nesting while it lives.
+  struct Nesting {
+    explicit Nesting(Lowering &l) : l(l) { ++l.nesting_; }
+    ~Nesting() { --l.nesting_; }
+    bool tooDeep() const { return l.nesting_ > MaxNesting; }
+    Lowering &l;
+  };
+  /// An empty opaque op for `n`, with one error for the file.
+  ir::Op *tooDeep(TSNode n);
+
   // --- patterns (LowerPattern.cpp) -------------------------------------
   ir::Op *pattern(TSNode n);
 
@@ -93,6 +108,8 @@ private:
   bool cursorValid_ = false;
   std::vector<std::vector<ir::Op *>> blocks_;
   size_t depth_ = 0; // number of open blocks
+  unsigned nesting_ = 0;
+  bool reportedTooDeep_ = false;
   /// ERROR nodes after a compound statement's ':', lowered into its first body.
   llvm::SmallVector<TSNode, 1> bodyErrors_;
 
