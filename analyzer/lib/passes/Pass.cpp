@@ -64,6 +64,8 @@ Diagnostic *MediatorContext::report(Tier tier, const CodeUnit &unit, SourceRange
   r.file = &file;
   for (const ViaStep &step : unit.via)
     r.via.push_back(step.unit + " L" + std::to_string(step.line));
+  if (unit.elidedSteps)
+    r.via.push_back("... " + std::to_string(unit.elidedSteps) + " more calls");
   r.via.push_back(unit.name + " L" + std::to_string(range.begin.line + 1));
   // The op's source on one line, whitespace collapsed, truncated.
   std::string text;
@@ -85,7 +87,9 @@ Diagnostic *MediatorContext::report(Tier tier, const CodeUnit &unit, SourceRange
 
   for (size_t i = 0; i < unit.via.size(); ++i) {
     const ViaStep &step = unit.via[i];
-    std::string target = i + 1 < unit.via.size() ? unit.via[i + 1].unit : unit.name;
+    std::string target = i + 1 < unit.via.size() ? unit.via[i + 1].unit
+                         : unit.elidedSteps       ? std::string("...")
+                                                  : unit.name;
     DiagNote note{step.range, "reached through '" + target + "' from " + step.unit, step.file};
     d.notes.push_back(std::move(note));
   }

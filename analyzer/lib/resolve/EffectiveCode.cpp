@@ -108,8 +108,12 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
         next.op = target;
         next.name = unitName(target);
         next.via = code.units[i].via;
-        next.via.push_back({code.units[i].name, op->range.begin.line + 1, op->range,
-                            context->file ? context->file->source.get() : nullptr});
+        next.elidedSteps = code.units[i].elidedSteps;
+        if (next.via.size() < CodeUnit::MaxViaSteps)
+          next.via.push_back({code.units[i].name, op->range.begin.line + 1, op->range,
+                              context->file ? context->file->source.get() : nullptr});
+        else
+          ++next.elidedSteps;
         next.context = ctx;
         code.collectOps(next);
         code.units.push_back(std::move(next));

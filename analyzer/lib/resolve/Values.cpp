@@ -93,8 +93,18 @@ const ValueSet &ValueAnalysis::valuesOf(const Op *op) {
     ++cuts_;
     return unknownSet;
   }
+  // A chain of definitions deeper than this (`x1 = x0` ... `x50000 =
+  // x49999`, or as many functions each calling the previous one) would
+  // overflow the stack; past it, a value is "anything", which only ever
+  // makes a verdict more cautious (an unknown callee is not FAST).
+  if (depth_ >= MaxDepth) {
+    ++cuts_;
+    return unknownSet;
+  }
   s = -2;
+  ++depth_;
   ValueSet result = compute(op);
+  --depth_;
   if (result.empty())
     result.push_back(Value::unknown());
   int32_t index = int32_t(memo_.size());

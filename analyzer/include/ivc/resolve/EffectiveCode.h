@@ -45,6 +45,10 @@ struct CodeUnit {
   ir::Op *op = nullptr;           // def, class or lambda; null for the mediator
   std::string name;               // "body", "unembed()", "class Config", "lambda"
   std::vector<ViaStep> via;       // from the mediator to the reference that reached it
+  /// Steps left out of `via` after its first MaxViaSteps: every unit keeps
+  /// a copy of its path, so a chain of 20,000 helpers would cost 20,000².
+  size_t elidedSteps = 0;
+  static constexpr size_t MaxViaSteps = 32;
   ModuleContext *context = nullptr;
   /// Every op of the unit in walk order (see EffectiveCode::forEachOp),
   /// collected once so that each pass iterates a flat list.

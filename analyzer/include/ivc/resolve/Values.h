@@ -121,6 +121,9 @@ private:
   /// asked for): a value computed while this grew depends on where the
   /// computation started, so it is not shared.
   uint64_t cuts_ = 0;
+  /// valuesOf calls in progress, bounded by MaxDepth.
+  unsigned depth_ = 0;
+  static constexpr unsigned MaxDepth = 400;
   llvm::BumpPtrAllocator arena_;
 };
 
