@@ -31,6 +31,12 @@ bool FdReader::fill() {
 bool FdReader::readLine(std::string &line) {
   while (true) {
     size_t nl = buffer_.find('\n', pos_);
+    if (nl == std::string::npos && buffer_.size() - pos_ >= MaxLine) {
+      // A line this long is garbage: cut it, so memory stays bounded.
+      line.assign(buffer_, pos_, MaxLine);
+      pos_ += MaxLine;
+      return true;
+    }
     if (nl != std::string::npos) {
       line.assign(buffer_, pos_, nl - pos_);
       pos_ = nl + 1;

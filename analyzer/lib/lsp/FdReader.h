@@ -17,6 +17,8 @@ public:
   /// Reads a line without its terminator (\n or \r\n). False at end of
   /// input with nothing read.
   bool readLine(std::string &line);
+  /// Longer lines are returned in pieces of this size.
+  static constexpr size_t MaxLine = 64 * 1024;
   /// Reads exactly `n` bytes; false at end of input before that.
   bool readBytes(size_t n, std::string &out);
   /// Skips `n` bytes; false at end of input before that.

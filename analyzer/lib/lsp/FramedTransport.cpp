@@ -4,7 +4,7 @@
 #include "ivc/lsp/Transport.h"
 
 #include <mutex>
-#include <optional>
+#include <utility>
 
 namespace ivc::lsp {
 
@@ -12,17 +12,24 @@ namespace {
 
 // A body larger than this is refused (and skipped) rather than allocated.
 constexpr size_t MaxBody = size_t(256) << 20;
+// A refused body larger than this is not skipped either: such a length is
+// garbage, and the headers of the next message are found by scanning.
+constexpr size_t MaxSkip = size_t(4) << 30;
 
 class FramedTransport : public Transport {
 public:
   FramedTransport(int in, int out) : reader_(in), out_(out) {}
 
   ReadStatus read(std::string &body, std::string &error) override {
+    if (skip_ && !reader_.skipBytes(std::exchange(skip_, 0)))
+      return ReadStatus::Eof;
     std::string line;
-    std::optional<size_t> length;
-    bool badLength = false, sawHeader = false;
+    size_t length = 0;
+    bool haveLength = false, badLength = false, sawHeader = false;
     // Headers end at an empty line. Lines that are not `Name: value` are
-    // skipped, so garbage between messages costs one error, not the stream.
+    // skipped, and a Content-Length header starts a new message wherever it
+    // appears in a line (after the rest of a body whose length was wrong,
+    // say), so garbage between messages costs one error, not the stream.
     while (true) {
       if (!reader_.readLine(line))
         return ReadStatus::Eof;
@@ -30,6 +37,11 @@ public:
         if (sawHeader)
           break;
         continue; // blank lines before the headers
+      }
+      if (size_t at = llvm::StringRef(line).find_insensitive("content-length:");
+          at != llvm::StringRef::npos && at > 0) {
+        line.erase(0, at);
+        haveLength = badLength = false;
       }
       sawHeader = true;
       size_t colon = line.find(':');
@@ -39,22 +51,26 @@ public:
       llvm::StringRef value = llvm::StringRef(line).substr(colon + 1).trim();
       if (name.equals_insensitive("Content-Length")) {
         unsigned long long n = 0;
-        if (value.getAsInteger(10, n))
+        if (value.getAsInteger(10, n)) {
           badLength = true;
-        else
+        } else {
           length = size_t(n);
+          haveLength = true;
+        }
       }
     }
-    if (!length || badLength) {
+    if (!haveLength || badLength) {
       error = "message without a valid Content-Length header";
       return ReadStatus::Malformed;
     }
-    if (*length > MaxBody) {
-      error = "message of " + std::to_string(*length) + " bytes is over the limit of " +
+    if (length > MaxBody) {
+      error = "message of " + std::to_string(length) + " bytes is over the limit of " +
               std::to_string(MaxBody);
-      return reader_.skipBytes(*length) ? ReadStatus::Malformed : ReadStatus::Eof;
+      // Answered now, skipped before the next message is read.
+      skip_ = length <= MaxSkip ? length : 0;
+      return ReadStatus::Malformed;
     }
-    if (!reader_.readBytes(*length, body))
+    if (!reader_.readBytes(length, body))
       return ReadStatus::Eof;
     return ReadStatus::Message;
   }
@@ -70,6 +86,7 @@ public:
 
 private:
   FdReader reader_;
+  size_t skip_ = 0; // bytes of a refused body still to skip
   int out_;
   std::mutex mutex_;
 };

@@ -2,6 +2,7 @@
 #include "JsonRpc.h"
 
 #include "JsonWriter.h"
+#include "ivc/support/Json.h"
 
 #include <exception>
 
@@ -114,7 +115,7 @@ void Dispatcher::cancel(const Value &id) {
 }
 
 void Dispatcher::dispatch(llvm::StringRef body) {
-  llvm::Expected<Value> parsed = llvm::json::parse(body);
+  llvm::Expected<Value> parsed = parseUntrustedJson(body);
   if (!parsed) {
     error(nullptr, ErrorCode::ParseError, "parse error: " + llvm::toString(parsed.takeError()));
     return;

@@ -134,7 +134,17 @@ struct Reader {
   }
 };
 
+/// A policy is a small regular file: a path from an editor's settings that
+/// names /dev/zero or /dev/stdin must not hang or exhaust memory.
+constexpr uintmax_t MaxPolicyBytes = 4u << 20;
+
 std::optional<std::string> readText(const std::filesystem::path &path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return std::nullopt;
+  uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > MaxPolicyBytes)
+    return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return std::nullopt;
@@ -183,7 +193,7 @@ std::variant<Policy, PolicyError> findPolicy(std::string_view file, std::string_
     std::optional<std::string> text = readText(std::string(option));
     if (!text)
       return PolicyError{"cannot read policy '" + std::string(option) +
-                         "' (not a preset: ndif, strict; and not a readable file)"};
+                         "' (not a preset: ndif, strict; and not a readable regular file of at most 4 MiB)"};
     return parsePolicyToml(*text, option, /*requireToolTable=*/false);
   }
   std::error_code ec;

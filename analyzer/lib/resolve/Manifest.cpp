@@ -1,5 +1,6 @@
 //===- Manifest.cpp - Parsing ivc-manifest/v1 -----------------------------===//
 #include "ivc/resolve/Manifest.h"
+#include "ivc/support/Json.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -134,7 +135,7 @@ struct Parser {
 } // namespace
 
 std::variant<Manifest, std::string> parseManifest(std::string_view json, std::string_view origin) {
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(llvm::StringRef(json.data(), json.size()));
+  llvm::Expected<llvm::json::Value> v = parseUntrustedJson(llvm::StringRef(json.data(), json.size()));
   if (!v) {
     std::string msg = llvm::toString(v.takeError());
     return std::string(origin) + ": invalid JSON: " + msg;
