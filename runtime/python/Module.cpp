@@ -145,6 +145,17 @@ void check(const Status &s) {
     raise(s.error());
 }
 
+/// A cuda-ipc announcement from the host's message (ProtocolError if malformed).
+CudaAnnouncement announcementFromPy(py::handle announcement) {
+  py::cpp_function noTensors([](py::args) -> py::object {
+    throw py::type_error("a cuda-ipc announcement carries no tensors");
+  });
+  Result<CudaAnnouncement> a = CudaAnnouncement::fromValue(python::toValue(announcement, noTensors));
+  if (!a)
+    raise(a.error());
+  return std::move(*a);
+}
+
 } // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -273,28 +284,15 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "check_cuda_announcement",
       [](py::handle announcement) {
-        py::cpp_function noTensors([](py::args) -> py::object {
-          throw py::type_error("a cuda-ipc announcement carries no tensors");
-        });
-        Result<CudaAnnouncement> a =
-            CudaAnnouncement::fromValue(python::toValue(announcement, noTensors));
-        if (!a)
-          raise(a.error());
-        return valueToPy(a->toValue());
+        return valueToPy(announcementFromPy(announcement).toValue());
       },
       "Validates a cuda-ipc announcement (ProtocolError if malformed).");
   py::class_<CudaWorkerArena, std::shared_ptr<CudaWorkerArena>>(m, "CudaWorkerArena")
       .def_static(
           "open",
           [](py::handle announcement) {
-            py::cpp_function noTensors([](py::args) -> py::object {
-              throw py::type_error("a cuda-ipc announcement carries no tensors");
-            });
-            Result<CudaAnnouncement> a =
-                CudaAnnouncement::fromValue(python::toValue(announcement, noTensors));
-            if (!a)
-              raise(a.error());
-            Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open(*a);
+            Result<std::shared_ptr<CudaWorkerArena>> w =
+                CudaWorkerArena::open(announcementFromPy(announcement));
             if (!w)
               raise(w.error());
             return *w;

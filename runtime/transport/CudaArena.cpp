@@ -78,6 +78,17 @@ template <typename Handle> Handle fromBlob(const CudaIpcHandle &b) {
 
 Error noContext() { return Error::io("cannot make the device's primary context current"); }
 
+/// One driver call with `context` current; its error names `what`.
+template <typename Call> Status inContext(void *context, const char *what, Call call) {
+  Result<const DriverTable *> drv = cuda::driver();
+  if (!drv)
+    return drv.takeError();
+  ScopedContext scope(**drv, ctx(context));
+  if (!scope.ok())
+    return noContext();
+  return check(**drv, call(**drv), what);
+}
+
 constexpr unsigned InterprocessEventFlags = CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
 
 } // namespace
@@ -161,24 +172,13 @@ CudaHostArena::~CudaHostArena() {
 }
 
 Status CudaHostArena::recordForWorker(uint64_t s) {
-  Result<const DriverTable *> drv = cuda::driver();
-  if (!drv)
-    return drv.takeError();
-  ScopedContext scope(**drv, ctx(context_));
-  if (!scope.ok())
-    return noContext();
-  return check(**drv, (*drv)->cuEventRecord(event(toWorker_), stream(s)), "cuEventRecord");
+  return inContext(context_, "cuEventRecord",
+                   [&](const DriverTable &d) { return d.cuEventRecord(event(toWorker_), stream(s)); });
 }
 
 Status CudaHostArena::waitForWorker(uint64_t s) {
-  Result<const DriverTable *> drv = cuda::driver();
-  if (!drv)
-    return drv.takeError();
-  ScopedContext scope(**drv, ctx(context_));
-  if (!scope.ok())
-    return noContext();
-  return check(**drv, (*drv)->cuStreamWaitEvent(stream(s), event(toHost_), 0),
-               "cuStreamWaitEvent");
+  return inContext(context_, "cuStreamWaitEvent",
+                   [&](const DriverTable &d) { return d.cuStreamWaitEvent(stream(s), event(toHost_), 0); });
 }
 
 Result<std::shared_ptr<CudaWorkerArena>> CudaWorkerArena::open(const CudaAnnouncement &ann) {
@@ -227,28 +227,17 @@ Result<std::shared_ptr<CudaWorkerArena>> CudaWorkerArena::open(const CudaAnnounc
 }
 
 Status CudaWorkerArena::waitForHost(uint64_t s) {
-  Result<const DriverTable *> drv = cuda::driver();
-  if (!drv)
-    return drv.takeError();
   if (!base_)
     return Error::invalid("the cuda-ipc arena is closed");
-  ScopedContext scope(**drv, ctx(context_));
-  if (!scope.ok())
-    return noContext();
-  return check(**drv, (*drv)->cuStreamWaitEvent(stream(s), event(toWorker_), 0),
-               "cuStreamWaitEvent");
+  return inContext(context_, "cuStreamWaitEvent",
+                   [&](const DriverTable &d) { return d.cuStreamWaitEvent(stream(s), event(toWorker_), 0); });
 }
 
 Status CudaWorkerArena::recordForHost(uint64_t s) {
-  Result<const DriverTable *> drv = cuda::driver();
-  if (!drv)
-    return drv.takeError();
   if (!base_)
     return Error::invalid("the cuda-ipc arena is closed");
-  ScopedContext scope(**drv, ctx(context_));
-  if (!scope.ok())
-    return noContext();
-  return check(**drv, (*drv)->cuEventRecord(event(toHost_), stream(s)), "cuEventRecord");
+  return inContext(context_, "cuEventRecord",
+                   [&](const DriverTable &d) { return d.cuEventRecord(event(toHost_), stream(s)); });
 }
 
 Status CudaWorkerArena::close() {
