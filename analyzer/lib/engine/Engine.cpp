@@ -118,7 +118,8 @@ bool Analysis::hasErrors() const {
 }
 
 std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> source,
-                                          const AnalysisOptions &options, const TSTree *oldTree) {
+                                          const AnalysisOptions &options, const TSTree *oldTree,
+                                          const Analysis *previous) {
   const std::vector<std::string> &methods = options.policy.traceMethods;
   if (!frontend_ || frontendMethods_ != methods) {
     FrontendOptions fo;
@@ -134,7 +135,10 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     return std::chrono::duration<double>(Clock::now() - from).count();
   };
   auto start = Clock::now();
-  std::shared_ptr<ParsedFile> parsed = frontend_->parse(std::move(source), oldTree);
+  // The previous parse is only a guide when it was lowered the same way.
+  const ParsedFile *previousParse =
+      previous && previous->policy.traceMethods == methods ? previous->parsed.get() : nullptr;
+  std::shared_ptr<ParsedFile> parsed = frontend_->parse(std::move(source), oldTree, previousParse);
   a.parsed = parsed;
   a.timings.frontend = seconds(start);
   start = Clock::now();

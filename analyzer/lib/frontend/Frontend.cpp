@@ -130,14 +130,14 @@ void collectSyntaxErrors(TSNode root, const Grammar &g, std::string_view text,
 } // namespace
 
 std::unique_ptr<ParsedFile> Frontend::parse(std::shared_ptr<const SourceFile> source,
-                                            const TSTree *oldTree) {
+                                            const TSTree *oldTree, const ParsedFile *previous) {
   auto file = std::make_unique<ParsedFile>();
   file->source = std::move(source);
   file->tree = parseTree(file->source->text(), oldTree);
   TSNode root = ts_tree_root_node(file->tree.get());
   collectSyntaxErrors(root, Grammar::python(), file->source->text(), file->diagnostics);
   Lowering lowering(*file->source, file->module, file->traces, file->diagnostics, options_);
-  lowering.lowerModule(root);
+  lowering.lowerModule(root, file->units, previous);
   return file;
 }
 

@@ -46,6 +46,7 @@ Op *Lowering::exprList(TSNode n, Ctx ctx) {
 }
 
 Op *Lowering::tooDeep(TSNode n) {
+  ++cuts_;
   if (!reportedTooDeep_) {
     reportedTooDeep_ = true;
     error(DiagId::SyntaxError, rangeOf(n),

@@ -3,6 +3,8 @@
 
 #include "ivc/frontend/Unicode.h"
 
+#include "llvm/Support/xxhash.h"
+
 namespace ivc {
 
 using namespace ir;
@@ -121,13 +123,69 @@ void Lowering::error(DiagId id, SourceRange range, std::initializer_list<std::st
   diags_.push_back(makeDiagnostic(id, range, args));
 }
 
-void Lowering::lowerModule(TSNode root) {
+void Lowering::lowerModule(TSNode root, std::vector<LoweredUnit> &units,
+                           const ParsedFile *previous) {
   Op *module = module_.create(OpKind::Module, rangeOf(root));
   regions(module, 1);
   openBlock();
-  lowerBlockInto(root);
+  UnitIndex index;
+  if (previous)
+    for (const LoweredUnit &u : previous->units)
+      if (u.reusable)
+        index.emplace(u.hash, &u);
+  Children cs;
+  children(root, cs);
+  for (const Child &c : cs)
+    if (c.named)
+      units.push_back(lowerUnit(c.node, previous, index));
   closeBlock(module->regions[0], RegionKind::Body, module);
   module_.setRoot(module);
+}
+
+LoweredUnit Lowering::lowerUnit(TSNode n, const ParsedFile *previous, const UnitIndex &index) {
+  LoweredUnit u;
+  SourceRange range = rangeOf(n);
+  u.begin = range.begin.offset;
+  u.end = range.end.offset;
+  u.line = range.begin.line;
+  u.column = range.begin.column;
+  std::string_view unitText = text(n);
+  u.hash = llvm::xxHash64(llvm::StringRef(unitText.data(), unitText.size()));
+  u.symbol = uint16_t(sym(n));
+  u.firstOp = module_.numOps();
+  u.firstValue = module_.numValues();
+  u.firstTrace = uint32_t(traces_.size());
+  u.firstBodyOp = uint32_t(blocks_[0].size());
+
+  // ERROR nodes a statement left for the next body make that body's
+  // lowering depend on what came before it.
+  bool errorsPending = !bodyErrors_.empty();
+  const LoweredUnit *same = nullptr;
+  if (previous && !errorsPending && !ts_node_has_error(n)) {
+    auto [from, to] = index.equal_range(u.hash);
+    for (auto it = from; it != to && !same; ++it) {
+      const LoweredUnit &old = *it->second;
+      if (old.symbol == u.symbol && old.column == u.column &&
+          previous->source->text().compare(old.begin, old.end - old.begin, unitText) == 0)
+        same = &old;
+    }
+  }
+  if (same) {
+    copyUnit(*previous, *same, u);
+    u.reusable = u.copied = true;
+  } else {
+    size_t diagnostics = diags_.size();
+    unsigned cuts = cuts_;
+    lowerStatement(n);
+    u.reusable = !ts_node_has_error(n) && sym(n) != Sym::future_import_statement &&
+                 diags_.size() == diagnostics && cuts_ == cuts && !errorsPending &&
+                 bodyErrors_.empty();
+  }
+  u.numOps = module_.numOps() - u.firstOp;
+  u.numValues = module_.numValues() - u.firstValue;
+  u.numTraces = uint32_t(traces_.size()) - u.firstTrace;
+  u.numBodyOps = uint32_t(blocks_[0].size()) - u.firstBodyOp;
+  return u;
 }
 
 } // namespace ivc

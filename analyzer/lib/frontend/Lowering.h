@@ -9,6 +9,7 @@
 #define IVC_LIB_FRONTEND_LOWERING_H
 
 #include "ivc/diag/Diagnostic.h"
+#include "ivc/frontend/Frontend.h"
 #include "ivc/frontend/Grammar.h"
 #include "ivc/frontend/SourceFile.h"
 #include "ivc/frontend/TraceRegion.h"
@@ -17,9 +18,13 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <initializer_list>
+#include <unordered_map>
 #include <vector>
 
 namespace ivc {
+
+/// The reusable statements of a previous parse, by the hash of their text.
+using UnitIndex = std::unordered_multimap<uint64_t, const LoweredUnit *>;
 
 class Lowering {
 public:
@@ -27,7 +32,9 @@ public:
            std::vector<Diagnostic> &diags, const FrontendOptions &options);
   ~Lowering();
 
-  void lowerModule(TSNode root);
+  /// Lowers the module, one LoweredUnit per top-level statement; copies the
+  /// unchanged statements of `previous` (may be null) instead.
+  void lowerModule(TSNode root, std::vector<LoweredUnit> &units, const ParsedFile *previous);
 
   // --- CST access ------------------------------------------------------
   struct Child {
@@ -110,8 +117,15 @@ private:
   size_t depth_ = 0; // number of open blocks
   unsigned nesting_ = 0;
   bool reportedTooDeep_ = false;
+  unsigned cuts_ = 0; // how many times MaxNesting cut the lowering short
   /// ERROR nodes after a compound statement's ':', lowered into its first body.
   llvm::SmallVector<TSNode, 1> bodyErrors_;
+
+  /// Lowers one top-level statement, or copies it from `previous`.
+  LoweredUnit lowerUnit(TSNode n, const ParsedFile *previous, const UnitIndex &index);
+  /// Appends a copy of `unit` of `previous` to the module body, placed where
+  /// `at` (its unchanged text in this file) is (UnitCopy.cpp).
+  void copyUnit(const ParsedFile &previous, const LoweredUnit &unit, const LoweredUnit &at);
 
 public:
   // --- trace regions (LowerTrace.cpp) ----------------------------------

@@ -112,6 +112,8 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
   Job job = std::move(*it->second.queued);
   it->second.queued.reset();
   uint64_t seq = it->second.seq;
+  // The last analysis of the document: what the edits left alone is reused.
+  ResultPtr base = it->second.result;
   running_ = uri;
   cancel_.store(false, std::memory_order_relaxed);
   lock.unlock();
@@ -122,7 +124,8 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
     AnalysisOptions options;
     options.policy = *job.policy;
     options.cancelled = &cancel_;
-    analysis = engine_.analyze(job.snapshot.source, options, job.snapshot.oldTree.get());
+    analysis = engine_.analyze(job.snapshot.source, options, job.snapshot.oldTree.get(),
+                               base ? base->analysis.get() : nullptr);
   } catch (const std::exception &e) {
     failure = e.what();
   }
@@ -159,6 +162,7 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
   // Superseded and dropped analyses are freed on another thread: the next
   // edit's analysis need not wait for it.
   reaper_.bury(std::move(previous));
+  reaper_.bury(std::move(base));
   reaper_.bury(std::shared_ptr<const Analysis>(std::move(analysis)));
   reaper_.bury(std::make_shared<Job>(std::move(job)));
 

@@ -58,11 +58,14 @@ struct Analysis {
 class Engine {
 public:
   Engine() = default;
-  /// Analyzes `source`. `oldTree` as in Frontend::parse. Null only when
-  /// `options.cancelled` was set.
+  /// Analyzes `source`. `oldTree` as in Frontend::parse. `previous`, an
+  /// analysis of an earlier version of the same document, lets the engine
+  /// reuse what the edits did not change; the result is the same without it.
+  /// Null only when `options.cancelled` was set.
   std::unique_ptr<Analysis> analyze(std::shared_ptr<const SourceFile> source,
                                     const AnalysisOptions &options,
-                                    const TSTree *oldTree = nullptr);
+                                    const TSTree *oldTree = nullptr,
+                                    const Analysis *previous = nullptr);
 
 private:
   std::unique_ptr<Frontend> frontend_;

@@ -20,6 +20,28 @@ struct TreeDeleter {
 };
 using TreeHandle = std::unique_ptr<TSTree, TreeDeleter>;
 
+/// One top-level statement as lowered. Lowering a statement depends on its
+/// text alone, so the next parse of an edited document copies the IR of each
+/// statement whose text is unchanged (see Frontend::parse) instead of lowering
+/// it again. A statement's ops, value numbers and trace regions are each one
+/// contiguous run, which the copy renumbers.
+struct LoweredUnit {
+  uint32_t begin = 0, end = 0; // byte range of the statement's syntax node
+  uint32_t line = 0, column = 0;
+  uint64_t hash = 0;           // of the statement's text
+  uint16_t symbol = 0;         // the node's grammar symbol
+  uint32_t firstOp = 0, numOps = 0;
+  uint32_t firstValue = 0, numValues = 0;
+  uint32_t firstTrace = 0, numTraces = 0;
+  /// Its ops in the module's body: the statement's header and the statement.
+  uint32_t firstBodyOp = 0, numBodyOps = 0;
+  /// False when the lowering looked beyond the statement or reported
+  /// something (syntax errors, `from __future__`, nesting cut): such a
+  /// statement is lowered again every time.
+  bool reusable = false;
+  bool copied = false; // copied from the previous parse, not lowered
+};
+
 /// A parsed and lowered file: its source, syntax tree, IR and trace regions.
 /// The IR's strings may point into `source`, so the two live together.
 struct ParsedFile {
@@ -28,6 +50,7 @@ struct ParsedFile {
   ir::Module module;
   std::vector<TraceRegion> traces;
   std::vector<Diagnostic> diagnostics; // syntax and literal errors
+  std::vector<LoweredUnit> units;      // the top-level statements, in order
 
   bool hasErrors() const;
 };
@@ -44,9 +67,13 @@ public:
 
   /// Parses `source`. `oldTree`, when given, must be an earlier tree of the
   /// same document already edited with ts_tree_edit; tree-sitter then reuses
-  /// its unchanged parts (incremental re-parse).
+  /// its unchanged parts (incremental re-parse). `previous`, when given, is an
+  /// earlier parse of the same document, lowered with the same options: the
+  /// IR of its top-level statements whose text is unchanged is copied from it.
+  /// The result is the same as without `previous`.
   std::unique_ptr<ParsedFile> parse(std::shared_ptr<const SourceFile> source,
-                                    const TSTree *oldTree = nullptr);
+                                    const TSTree *oldTree = nullptr,
+                                    const ParsedFile *previous = nullptr);
 
   /// The tree-sitter parse alone, for benchmarks that compare against it.
   TreeHandle parseTree(std::string_view text, const TSTree *oldTree = nullptr);

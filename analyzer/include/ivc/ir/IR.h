@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 #include <string_view>
+#include <utility>
 
 namespace ivc::ir {
 
@@ -98,6 +99,16 @@ public:
   uint32_t numOps() const { return nextIndex_; }
 
   Op *create(OpKind kind, SourceRange range);
+  /// An op with no number yet, for copying lowered ops from an earlier
+  /// module: the copier numbers them within claimNumbers(...)'s ranges.
+  Op *allocateOp() { return new (arena_.Allocate<Op>()) Op(); }
+  /// Reserves `ops` indices and `values` value numbers; returns the first of each.
+  std::pair<uint32_t, uint32_t> claimNumbers(uint32_t ops, uint32_t values) {
+    std::pair<uint32_t, uint32_t> first{nextIndex_, nextId_};
+    nextIndex_ += ops;
+    nextId_ += values;
+    return first;
+  }
   std::string_view save(std::string_view s);
   template <typename T> std::span<T> copy(llvm::ArrayRef<T> items) {
     if (items.empty())
