@@ -290,11 +290,12 @@ int main(int argc, char **argv) {
   // The same edits through the document store and the engine alone, for
   // where the time goes: the frontend (incremental parse, full lowering),
   // resolution and the passes; the rest of the latency is the server's.
-  std::vector<double> frontendMs, resolveMs, passesMs, engineMs;
+  std::vector<double> frontendMs, resolveMs, passesMs, engineMs, reusedShare;
   {
     lsp::DocumentStore docs;
     docs.open("file:///bench/notebook.py", 1, text);
     Engine incremental;
+    options.keepForReuse = true;
     std::unique_ptr<Analysis> previous = incremental.analyze(docs.snapshot("file:///bench/notebook.py")->source, options);
     int64_t v = 1;
     for (const Edit &e : script) {
@@ -312,6 +313,7 @@ int main(int argc, char **argv) {
       frontendMs.push_back(a->timings.frontend * 1e3);
       resolveMs.push_back(a->timings.resolve * 1e3);
       passesMs.push_back(a->timings.passes * 1e3);
+      reusedShare.push_back(double(a->reusedMediators) / double(mediators));
       docs.adoptTree("file:///bench/notebook.py", snap.generation,
                      TreeHandle(ts_tree_copy(a->parsed->tree.get())));
       previous = std::move(a);
@@ -338,6 +340,7 @@ int main(int argc, char **argv) {
   std::printf("  %-34s %8.2f ms\n", "  frontend: parse + lowering", percentile(frontendMs, 0.5));
   std::printf("  %-34s %8.2f ms\n", "  resolution", percentile(resolveMs, 0.5));
   std::printf("  %-34s %8.2f ms\n", "  passes", percentile(passesMs, 0.5));
+  std::printf("  %-34s %8.1f %%\n", "mediators reused", 100 * percentile(reusedShare, 0.5));
   std::printf("median by kind of edit:\n");
   for (auto &[kind, v] : byKind)
     std::printf("  %-34s %8.2f ms  (%zu edits)\n", kind.c_str(), percentile(v, 0.5), v.size());

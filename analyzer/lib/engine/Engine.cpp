@@ -1,11 +1,14 @@
 //===- Engine.cpp - The analysis pipeline ---------------------------------===//
 #include "ivc/engine/Engine.h"
 
+#include "MediatorKeys.h"
+#include "Reuse.h"
 #include "Suppressions.h"
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 
 namespace ivc {
 
@@ -108,6 +111,24 @@ bool diagBefore(const Diagnostic &a, const Diagnostic &b) {
   return a.id < b.id;
 }
 
+// Takes the findings of the previous analysis's mediator with the same key,
+// moved to where its code is now. False when there is none, or when some of
+// its positions cannot be moved.
+bool reuseFindings(const Analysis &previous, const PositionMap &moved, MediatorRecord &record,
+                   MediatorFacts &facts) {
+  auto it = previous.recordByKey.find(record.key);
+  if (it == previous.recordByKey.end())
+    return false;
+  const MediatorRecord &old = previous.records[it->second];
+  MediatorFacts f = previous.facts[old.trace][old.mediator];
+  std::vector<Diagnostic> diagnostics = old.diagnostics;
+  if (!moved.move(old.unit, record.unit, f, diagnostics))
+    return false;
+  facts = std::move(f);
+  record.diagnostics = std::move(diagnostics);
+  return true;
+}
+
 } // namespace
 
 bool Analysis::hasErrors() const {
@@ -165,31 +186,76 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
     return loaded[&b] = {keep.get(), def};
   };
 
-  DiagnosticSink sink;
-  for (const Diagnostic &d : parsed->diagnostics)
-    sink.add(d);
   auto passes = createPasses();
   const OpCatalog &catalog = OpCatalog::builtin();
   auto cancelled = [&] {
     return options.cancelled && options.cancelled->load(std::memory_order_relaxed);
   };
+
+  // Keys and positions for reusing the previous analysis's findings.
+  std::optional<MediatorKeys> keys;
+  std::optional<PositionMap> moved;
+  if (options.keepForReuse && !options.manifest) {
+    start = Clock::now();
+    a.globalKey = globalReuseKey(a.main, a.policy.fingerprint());
+    keys.emplace(a.main, a.globalKey);
+    if (previousParse && previous->globalKey == a.globalKey && !previous->records.empty())
+      moved.emplace(*previousParse, *parsed);
+    a.timings.resolve += seconds(start);
+  }
+  // The statement of each trace region.
+  std::vector<uint32_t> unitOf(parsed->traces.size(), 0);
+  for (uint32_t u = 0; u < parsed->units.size(); ++u)
+    for (uint32_t t = 0; t < parsed->units[u].numTraces; ++t)
+      unitOf[parsed->units[u].firstTrace + t] = u;
+
   a.facts.resize(parsed->traces.size());
+  uint32_t inUnit = 0; // the mediator's position among its statement's
   for (const TraceRegion &trace : parsed->traces) {
+    uint32_t unit = unitOf[trace.index];
+    if (trace.index == parsed->units[unit].firstTrace)
+      inUnit = 0;
     for (const Mediator &m : trace.mediators) {
       if (cancelled())
         return nullptr;
+      MediatorRecord record;
+      record.unit = unit;
+      record.trace = trace.index;
+      record.mediator = m.index;
+      record.key = keys ? keys->key(unit, inUnit++) : 0;
+      MediatorFacts &facts = a.facts[trace.index].emplace_back();
+      if (moved && parsed->units[unit].copiedFrom >= 0 &&
+          reuseFindings(*previous, *moved, record, facts)) {
+        ++a.reusedMediators;
+        a.records.push_back(std::move(record));
+        continue;
+      }
       start = Clock::now();
       EffectiveCode code = buildEffectiveCode(m, a.main, loader);
       a.timings.resolve += seconds(start);
       start = Clock::now();
-      MediatorFacts &facts = a.facts[trace.index].emplace_back();
-      MediatorContext ctx{a.policy, catalog, trace, m, code, facts, sink, *parsed->source};
+      DiagnosticSink own; // merged below, where duplicates across mediators go
+      MediatorContext ctx{a.policy, catalog, trace, m, code, facts, own, *parsed->source};
       for (auto &pass : passes)
         pass->run(ctx);
+      record.diagnostics = std::move(own.diagnostics());
+      a.records.push_back(std::move(record));
       a.timings.passes += seconds(start);
     }
   }
 
+  DiagnosticSink sink;
+  for (const Diagnostic &d : parsed->diagnostics)
+    sink.add(d);
+  for (const MediatorRecord &r : a.records)
+    for (const Diagnostic &d : r.diagnostics)
+      sink.add(d);
+  if (keys) {
+    for (uint32_t i = 0; i < a.records.size(); ++i)
+      a.recordByKey.emplace(a.records[i].key, i);
+  } else {
+    a.records.clear();
+  }
   a.diagnostics = std::move(sink.diagnostics());
   std::stable_sort(a.diagnostics.begin(), a.diagnostics.end(), diagBefore);
   a.suppressed = findSuppressed(a);

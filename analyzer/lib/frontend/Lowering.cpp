@@ -172,7 +172,8 @@ LoweredUnit Lowering::lowerUnit(TSNode n, const ParsedFile *previous, const Unit
   }
   if (same) {
     copyUnit(*previous, *same, u);
-    u.reusable = u.copied = true;
+    u.reusable = true;
+    u.copiedFrom = int32_t(same - previous->units.data());
   } else {
     size_t diagnostics = diags_.size();
     unsigned cuts = cuts_;

@@ -124,6 +124,7 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
     AnalysisOptions options;
     options.policy = *job.policy;
     options.cancelled = &cancel_;
+    options.keepForReuse = true;
     analysis = engine_.analyze(job.snapshot.source, options, job.snapshot.oldTree.get(),
                                base ? base->analysis.get() : nullptr);
   } catch (const std::exception &e) {

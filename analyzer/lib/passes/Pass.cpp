@@ -62,11 +62,16 @@ Diagnostic *MediatorContext::report(Tier tier, const CodeUnit &unit, SourceRange
   r.message = d.message;
   r.range = range;
   r.file = &file;
-  for (const ViaStep &step : unit.via)
+  for (const ViaStep &step : unit.via) {
     r.via.push_back(step.unit + " L" + std::to_string(step.line));
-  if (unit.elidedSteps)
+    r.viaAt.push_back(step.range.begin.offset);
+  }
+  if (unit.elidedSteps) {
     r.via.push_back("... " + std::to_string(unit.elidedSteps) + " more calls");
+    r.viaAt.push_back(Reason::NoOffset);
+  }
   r.via.push_back(unit.name + " L" + std::to_string(range.begin.line + 1));
+  r.viaAt.push_back(range.begin.offset);
   // The op's source on one line, whitespace collapsed, truncated.
   std::string text;
   for (char c : file.slice(range)) {
@@ -78,6 +83,7 @@ Diagnostic *MediatorContext::report(Tier tier, const CodeUnit &unit, SourceRange
   if (text.size() > 48)
     text = text.substr(0, 45) + "...";
   r.via.push_back(text);
+  r.viaAt.push_back(Reason::NoOffset);
   // Warnings and remarks that do not decide the tier are diagnostics only.
   if (tier != Tier::Fast) {
     if (tier > facts.tier)

@@ -16,6 +16,7 @@
 #include "ivc/resolve/Manifest.h"
 
 #include <atomic>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
@@ -28,6 +29,18 @@ struct AnalysisOptions {
   /// null. The language server sets it when a newer version of the document
   /// makes the analysis pointless.
   const std::atomic<bool> *cancelled = nullptr;
+  /// Keep what the next analysis of the same document needs to reuse this
+  /// one's findings (the language server does; a one-shot `ivc check` need not).
+  bool keepForReuse = false;
+};
+
+/// What one mediator's passes reported, before the diagnostics of all
+/// mediators are merged, and the key that says when it can be reused.
+struct MediatorRecord {
+  uint64_t key = 0;
+  uint32_t unit = 0; // its top-level statement, in ParsedFile::units
+  uint32_t trace = 0, mediator = 0;
+  std::vector<Diagnostic> diagnostics;
 };
 
 struct Analysis {
@@ -43,6 +56,14 @@ struct Analysis {
   /// diagnostics[i] is silenced by an `# ivc: ignore[...]` comment.
   std::vector<Diagnostic> diagnostics;
   std::vector<bool> suppressed;
+
+  /// With AnalysisOptions::keepForReuse: every mediator's record, and the
+  /// key shared by all of them (policy, model names, ...).
+  std::vector<MediatorRecord> records;
+  std::unordered_map<uint64_t, uint32_t> recordByKey;
+  uint64_t globalKey = 0;
+  /// How many mediators' findings were reused from the previous analysis.
+  size_t reusedMediators = 0;
 
   /// Where the time went, for benchmarks: parse and lower; scopes, values and
   /// effective code; the passes.

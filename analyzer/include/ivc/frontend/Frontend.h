@@ -39,7 +39,9 @@ struct LoweredUnit {
   /// something (syntax errors, `from __future__`, nesting cut): such a
   /// statement is lowered again every time.
   bool reusable = false;
-  bool copied = false; // copied from the previous parse, not lowered
+  /// The index of the previous parse's statement it was copied from, or -1
+  /// when it was lowered.
+  int32_t copiedFrom = -1;
 };
 
 /// A parsed and lowered file: its source, syntax tree, IR and trace regions.

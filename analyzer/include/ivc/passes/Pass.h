@@ -35,6 +35,11 @@ struct Reason {
   SourceRange range;
   const SourceFile *file = nullptr;
   std::vector<std::string> via; // "body L12", "unembed() L3", then the op
+  /// For each entry of `via` that ends in " L<line>", the byte offset whose
+  /// line it names; NoOffset for the others. Lets a later analysis move a
+  /// reason to where its code moved (see engine/Reuse.cpp).
+  std::vector<uint32_t> viaAt;
+  static constexpr uint32_t NoOffset = UINT32_MAX;
 };
 
 struct Definition {

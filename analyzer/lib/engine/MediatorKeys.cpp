@@ -1,0 +1,233 @@
+//===- MediatorKeys.cpp ---------------------------------------------------===//
+#include "MediatorKeys.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+
+namespace ivc {
+
+using namespace ir;
+
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 29);
+}
+
+uint64_t hashText(std::string_view s) {
+  return llvm::xxHash64(llvm::StringRef(s.data(), s.size()));
+}
+
+// A symbol's owner, in words that survive an edit elsewhere: its name and the
+// text of the scope that owns it.
+uint64_t symbolIdentity(const Symbol &s, const SourceFile &source) {
+  uint64_t h = hashText(s.name);
+  if (s.scope && s.scope->owner && !s.scope->owner->is(OpKind::Module))
+    h = mix(h, hashText(source.slice(s.scope->owner->range)));
+  return h;
+}
+
+} // namespace
+
+uint64_t globalReuseKey(const ModuleContext &main, const std::string &policyFingerprint) {
+  const SourceFile &source = *main.file->source;
+  uint64_t h = hashText(policyFingerprint);
+  std::vector<uint64_t> parts;
+  for (const Symbol *s : main.traces.modelSymbols)
+    parts.push_back(mix(1, symbolIdentity(*s, source)));
+  for (std::string_view e : main.traces.modelExpressions)
+    parts.push_back(mix(2, hashText(e)));
+  for (const Symbol *s : main.traces.tracerSymbols)
+    parts.push_back(mix(3, symbolIdentity(*s, source)));
+  for (const Op *star : main.scopes->moduleScope()->starImports)
+    parts.push_back(mix(4, hashText(source.slice(star->range))));
+  std::sort(parts.begin(), parts.end());
+  for (uint64_t p : parts)
+    h = mix(h, p);
+  return h;
+}
+
+MediatorKeys::MediatorKeys(const ModuleContext &main, uint64_t global)
+    : file_(*main.file), scopes_(*main.scopes), global_(global),
+      visited_(main.file->module.numOps(), 0) {
+  fingerprintNames();
+}
+
+void MediatorKeys::collectReads(const Op *root, std::vector<std::string_view> &out) {
+  ++walk_;
+  std::vector<const Op *> stack{root};
+  while (!stack.empty()) {
+    const Op *op = stack.back();
+    stack.pop_back();
+    if (!op || op->index >= visited_.size() || visited_[op->index] == walk_)
+      continue;
+    visited_[op->index] = walk_;
+    if (op->is(OpKind::Name) && op->ctx == Ctx::Load)
+      out.push_back(op->text);
+    for (const Op *o : op->operands)
+      stack.push_back(o);
+    for (const Region &r : op->regions)
+      for (const Op *child : r.ops)
+        stack.push_back(child);
+  }
+}
+
+void MediatorKeys::fingerprintNames() {
+  const SourceFile &source = *file_.source;
+  Scope *module = scopes_.moduleScope();
+  // One node per module-level name: the hash of its binding sites' text, and
+  // the module-level names they read.
+  struct Node {
+    std::string_view name;
+    uint64_t text = 0;
+    std::vector<uint32_t> reads;
+    uint32_t index = UINT32_MAX, low = 0;
+    bool onStack = false;
+  };
+  std::vector<Node> nodes;
+  llvm::StringMap<uint32_t> nodeOf;
+  for (auto &entry : module->symbols) {
+    nodeOf[entry.getKey()] = uint32_t(nodes.size());
+    nodes.push_back({});
+    nodes.back().name = entry.second.name;
+  }
+  std::vector<std::string_view> reads;
+  for (auto &entry : module->symbols) {
+    Node &n = nodes[nodeOf[entry.getKey()]];
+    const Symbol &sym = entry.second;
+    uint64_t h = hashText(sym.name);
+    reads.clear();
+    auto take = [&](const Op *op) {
+      if (!op)
+        return;
+      h = mix(h, hashText(source.slice(op->range)));
+      collectReads(op, reads);
+    };
+    for (const Binding &b : sym.bindings) {
+      h = mix(h, uint64_t(b.kind));
+      for (uint8_t p : b.path)
+        h = mix(h, p);
+      take(b.site);
+      take(b.value);
+      if (!b.site)
+        continue;
+      // What a def or class runs where it is defined: decorators, defaults.
+      if (b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class)
+        for (const Op *op : statementHeader(b.site))
+          take(op);
+      // `x += <value>`: the value is the statement's, after the target.
+      if (b.kind == Binding::Kind::AugAssign && b.site->parentRegion) {
+        std::span<Op *> ops = b.site->parentRegion->ops;
+        auto it = std::find(ops.begin(), ops.end(), b.site);
+        while (it != ops.end() && (*it)->cls() != OpClass::Stmt)
+          ++it;
+        if (it != ops.end())
+          take(*it);
+      }
+    }
+    n.text = h;
+    std::sort(reads.begin(), reads.end());
+    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    for (std::string_view r : reads) {
+      auto it = nodeOf.find(llvm::StringRef(r.data(), r.size()));
+      if (it != nodeOf.end())
+        n.reads.push_back(it->second);
+      else
+        n.text = mix(n.text, hashText(r)); // read, but bound nowhere here
+    }
+  }
+
+  // Tarjan's strongly connected components, iteratively: a component is
+  // finished after every component it reads, so its fingerprint can hash
+  // theirs. Chains of thousands of names must not recurse.
+  std::vector<uint64_t> fingerprint(nodes.size(), 0);
+  std::vector<uint32_t> stack;
+  uint32_t counter = 0;
+  struct Frame {
+    uint32_t node, next;
+  };
+  std::vector<Frame> frames;
+  for (uint32_t start = 0; start < nodes.size(); ++start) {
+    if (nodes[start].index != UINT32_MAX)
+      continue;
+    frames.push_back({start, 0});
+    while (!frames.empty()) {
+      Frame &f = frames.back();
+      Node &n = nodes[f.node];
+      if (f.next == 0 && n.index == UINT32_MAX) {
+        n.index = n.low = counter++;
+        stack.push_back(f.node);
+        n.onStack = true;
+      }
+      if (f.next < n.reads.size()) {
+        uint32_t m = n.reads[f.next++];
+        if (nodes[m].index == UINT32_MAX)
+          frames.push_back({m, 0});
+        else if (nodes[m].onStack)
+          n.low = std::min(n.low, nodes[m].index);
+        continue;
+      }
+      if (n.low == n.index) {
+        // Pop the component; hash its members' text, then what they read
+        // outside it (finished already).
+        std::vector<uint32_t> members;
+        uint32_t m;
+        do {
+          m = stack.back();
+          stack.pop_back();
+          nodes[m].onStack = false;
+          members.push_back(m);
+        } while (m != f.node);
+        std::vector<uint64_t> parts, outside;
+        for (uint32_t k : members) {
+          parts.push_back(nodes[k].text);
+          for (uint32_t r : nodes[k].reads)
+            if (std::find(members.begin(), members.end(), r) == members.end())
+              outside.push_back(fingerprint[r]);
+        }
+        std::sort(parts.begin(), parts.end());
+        std::sort(outside.begin(), outside.end());
+        outside.erase(std::unique(outside.begin(), outside.end()), outside.end());
+        uint64_t h = mix(0, members.size());
+        for (uint64_t p : parts)
+          h = mix(h, p);
+        for (uint64_t p : outside)
+          h = mix(h, p);
+        for (uint32_t k : members)
+          fingerprint[k] = h;
+      }
+      uint32_t low = n.low;
+      frames.pop_back();
+      if (!frames.empty())
+        nodes[frames.back().node].low = std::min(nodes[frames.back().node].low, low);
+    }
+  }
+  for (uint32_t k = 0; k < nodes.size(); ++k)
+    fingerprints_[nodes[k].name] = fingerprint[k];
+}
+
+uint64_t MediatorKeys::key(size_t unitIndex, uint32_t mediator) {
+  auto [it, added] = unitKeys_.try_emplace(unitIndex, 0);
+  if (added) {
+    const LoweredUnit &unit = file_.units[unitIndex];
+    uint64_t h = mix(global_, unit.hash);
+    std::vector<std::string_view> reads;
+    for (const Op *op : file_.module.root()->regions[0].ops.subspan(unit.firstBodyOp,
+                                                                    unit.numBodyOps))
+      collectReads(op, reads);
+    std::sort(reads.begin(), reads.end());
+    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    for (std::string_view r : reads) {
+      auto f = fingerprints_.find(llvm::StringRef(r.data(), r.size()));
+      h = mix(h, mix(hashText(r), f == fingerprints_.end() ? 0 : f->second));
+    }
+    it->second = h;
+  }
+  return mix(it->second, mediator);
+}
+
+} // namespace ivc

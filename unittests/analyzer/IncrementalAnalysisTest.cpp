@@ -1,0 +1,135 @@
+// An analysis that reuses the previous one's findings (the language server's)
+// must give exactly what an analysis from scratch gives, whatever the edit.
+#include "ivc/diag/JsonEmitter.h"
+#include "ivc/engine/Engine.h"
+#include "ivc/plan/Plan.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace ivc;
+
+namespace {
+
+// The plan (every mediator's facts and reasons) and every diagnostic with its
+// notes, fix-its and byte offsets.
+std::string dump(const Analysis &a) {
+  std::string out = printJson(planJson(a));
+  for (size_t i = 0; i < a.diagnostics.size(); ++i) {
+    const Diagnostic &d = a.diagnostics[i];
+    out += printJson(diagnosticJson(d, a.source(), a.suppressed[i]));
+    out += " @" + std::to_string(d.range.begin.offset) + ".." + std::to_string(d.range.end.offset);
+    for (const DiagNote &n : d.notes)
+      out += " note@" + std::to_string(n.range.begin.offset) + ":" + n.message;
+    for (const FixIt &f : d.fixIts)
+      out += " fix@" + std::to_string(f.range.begin.offset) + ".." +
+             std::to_string(f.range.end.offset) + "=" + f.replacement;
+    out += '\n';
+  }
+  return out;
+}
+
+// Helpers, aliases and module-level names that mediators in other
+// statements depend on, so that edits anywhere change verdicts elsewhere.
+const char *Document = R"py(import os
+import json
+from nnsight import LanguageModel
+
+model = LanguageModel("gpt2")
+run = os.system
+scale = 2
+
+def unembed(h):
+    return model.lm_head(h) * scale
+
+def leak(h):
+    return run(str(h))
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    hidden = model.transformer.h[0].output[0]
+    logits = unembed(hidden).save()
+
+with model.trace("prompt") as tracer:
+    with tracer.invoke("a"):
+        clean = model.transformer.h[5].output[0].save()
+    with tracer.invoke("b"):
+        model.transformer.h[5].output[0][:, -1] = clean[:, -1]
+        leak(clean)
+
+with model.trace("x") as tracer:
+    import subprocess
+    out = json.dumps(hidden)
+    hidden.backward()
+
+def outer():
+    with model.trace("y") as tr:
+        acts = model.transformer.h[1].output.save()
+    return acts
+)py";
+
+} // namespace
+
+TEST(IncrementalAnalysis, RandomEditsGiveWhatAFreshAnalysisGives) {
+  const std::vector<std::string> snippets = {
+      "\n", "x", " ", "(", ")", ":", "#", "\n    y = hidden * 2", "\nscale = eval\n",
+      "\nrun = print\n", "\ndef unembed(h):\n    return eval(h)\n", "\nhidden = globals\n",
+      "\nwith model.trace(p) as tracer:\n    z = leak(1)\n", "import os\n", "global scale\n",
+      "\n    hidden.save()", "\nmodel = other\n", "tracer", "\n\n"};
+  std::mt19937 rng(7);
+  Engine incremental, fresh;
+  AnalysisOptions options;
+  options.keepForReuse = true;
+  std::string text = Document;
+  auto previous = incremental.analyze(std::make_shared<SourceFile>("t.py", text), options);
+  size_t reused = 0, mediators = 0, changedVerdicts = 0;
+  std::string lastPlan = dump(*previous);
+  for (int step = 0; step < 300; ++step) {
+    size_t at = rng() % (text.size() + 1);
+    if (rng() % 3 == 0)
+      text.erase(at, std::min<size_t>(rng() % 10, text.size() - at));
+    else
+      text.insert(at, snippets[rng() % snippets.size()]);
+    auto next = incremental.analyze(std::make_shared<SourceFile>("t.py", text), options, nullptr,
+                                    previous.get());
+    auto expected = fresh.analyze(std::make_shared<SourceFile>("t.py", text), AnalysisOptions());
+    previous.reset(); // reused findings must not point into it
+    std::string got = dump(*next);
+    ASSERT_EQ(got, dump(*expected)) << "after edit " << step << ":\n" << text;
+    changedVerdicts += got != lastPlan;
+    lastPlan = got;
+    reused += next->reusedMediators;
+    for (const auto &t : next->facts)
+      mediators += t.size();
+    previous = std::move(next);
+    if (step % 60 == 59)
+      text = Document;
+  }
+  // Meaningful only if findings were reused, and edits changed findings.
+  EXPECT_GT(reused, 60u);
+  EXPECT_GT(changedVerdicts, 100u);
+}
+
+TEST(IncrementalAnalysis, ChangingAHelperReanalyzesTheMediatorsThatReachIt) {
+  Engine engine;
+  AnalysisOptions options;
+  options.keepForReuse = true;
+  std::string text = Document;
+  auto first = engine.analyze(std::make_shared<SourceFile>("t.py", text), options);
+  EXPECT_EQ(first->reusedMediators, 0u);
+  // Nothing changed: every mediator's findings are reused.
+  auto same = engine.analyze(std::make_shared<SourceFile>("t.py", text), options, nullptr,
+                             first.get());
+  size_t mediators = 0;
+  for (const auto &t : same->facts)
+    mediators += t.size();
+  EXPECT_EQ(same->reusedMediators, mediators);
+  // `scale` is read by unembed(), which the first trace calls: that trace's
+  // mediator is analyzed again and now rejected; the others are reused.
+  text.replace(text.find("scale = 2"), 9, "scale = eval");
+  auto edited = engine.analyze(std::make_shared<SourceFile>("t.py", text), options, nullptr,
+                               same.get());
+  EXPECT_EQ(edited->reusedMediators, mediators - 1);
+  EXPECT_EQ(edited->facts[0][0].tier, Tier::Reject);
+  EXPECT_NE(first->facts[0][0].tier, Tier::Reject);
+}
