@@ -179,10 +179,11 @@ struct Edit {
   const char *kind;
 };
 
-// At a trace's first body line: Enter (the editor auto-indents: one edit
-// "\n    "), type `y = hidden * 2` one character per edit, delete it again
-// with backspace, then delete the line. Then on to another trace, far from
-// the last one. Each session ends with the text it began with.
+// At a trace's first body line: Enter (one edit: a newline and the
+// indentation an editor gives, the line's own, one level deeper after a
+// ':'), type `y = hidden * 2` one character per edit, delete it again with
+// backspace, then delete the line. Then on to another trace, far from the
+// last one. Each session ends with the text it began with.
 //
 // By kind: typing the first character on a blank line (or deleting the last
 // one, or the line) changes the line's indentation tokens, and tree-sitter's
@@ -194,16 +195,17 @@ std::vector<Edit> editScript(const SourceFile &file, const std::vector<uint32_t>
   std::vector<Edit> script;
   for (size_t site = 0; script.size() < count; ++site) {
     uint32_t line = typingLines[(site * 37) % typingLines.size()];
-    uint32_t end = uint32_t(file.lineText(line).size());
-    script.push_back({line, end, line, end, "\n    ", "enter (auto-indent)"});
-    for (size_t k = 0; k < statement.size(); ++k)
-      script.push_back({line + 1, uint32_t(4 + k), line + 1, uint32_t(4 + k),
-                        statement.substr(k, 1),
+    std::string_view text = file.lineText(line);
+    uint32_t end = uint32_t(text.size());
+    uint32_t indent = uint32_t(text.find_first_not_of(' ')) + (text.back() == ':' ? 4 : 0);
+    script.push_back({line, end, line, end, "\n" + std::string(indent, ' '), "enter (auto-indent)"});
+    for (uint32_t k = 0; k < statement.size(); ++k)
+      script.push_back({line + 1, indent + k, line + 1, indent + k, statement.substr(k, 1),
                         k == 0 ? "first character of a line" : "type a character"});
-    for (size_t k = statement.size(); k > 0; --k)
-      script.push_back({line + 1, uint32_t(4 + k - 1), line + 1, uint32_t(4 + k), "",
+    for (uint32_t k = uint32_t(statement.size()); k > 0; --k)
+      script.push_back({line + 1, indent + k - 1, line + 1, indent + k, "",
                         k == 1 ? "delete the last character" : "backspace"});
-    script.push_back({line, end, line + 1, 4, "", "delete the line"});
+    script.push_back({line, end, line + 1, indent, "", "delete the line"});
   }
   script.resize(count);
   return script;
@@ -296,7 +298,10 @@ int main(int argc, char **argv) {
     docs.open("file:///bench/notebook.py", 1, text);
     Engine incremental;
     options.keepForReuse = true;
-    std::unique_ptr<Analysis> previous = incremental.analyze(docs.snapshot("file:///bench/notebook.py")->source, options);
+    lsp::Snapshot opened = std::move(*docs.snapshot("file:///bench/notebook.py"));
+    std::unique_ptr<Analysis> previous = incremental.analyze(opened.source, options);
+    docs.adoptTree("file:///bench/notebook.py", opened.generation,
+                   TreeHandle(ts_tree_copy(previous->parsed->tree.get())));
     int64_t v = 1;
     for (const Edit &e : script) {
       lsp::ContentChange c{lsp::Range{{e.line, e.character}, {e.endLine, e.endCharacter}},

@@ -198,8 +198,10 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
   if (options.keepForReuse && !options.manifest) {
     start = Clock::now();
     a.globalKey = globalReuseKey(a.main, a.policy.fingerprint());
-    keys.emplace(a.main, a.globalKey);
-    if (previousParse && previous->globalKey == a.globalKey && !previous->records.empty())
+    bool same = previousParse && previous->globalKey == a.globalKey;
+    keys.emplace(a.main, a.globalKey, previousParse ? previous->unitSummaries : UnitSummaries(),
+                 a.unitSummaries);
+    if (same && !previous->records.empty())
       moved.emplace(*previousParse, *parsed);
     a.timings.resolve += seconds(start);
   }

@@ -51,13 +51,25 @@ uint64_t globalReuseKey(const ModuleContext &main, const std::string &policyFing
   return h;
 }
 
-MediatorKeys::MediatorKeys(const ModuleContext &main, uint64_t global)
+MediatorKeys::MediatorKeys(const ModuleContext &main, uint64_t global,
+                           const UnitSummaries &previous, UnitSummaries &summaries)
     : file_(*main.file), scopes_(*main.scopes), global_(global),
       visited_(main.file->module.numOps(), 0) {
-  fingerprintNames();
+  summarize(previous, summaries);
+  fingerprintNames(summaries);
+  // A statement's key: its text, and what the names it reads are bound to.
+  unitKeys_.reserve(summaries.size());
+  for (size_t u = 0; u < summaries.size(); ++u) {
+    uint64_t h = mix(global_, file_.units[u].hash);
+    for (uint64_t name : summaries[u]->reads) {
+      auto f = fingerprints_.find(name);
+      h = mix(h, mix(name, f == fingerprints_.end() ? 0 : f->second));
+    }
+    unitKeys_.push_back(h);
+  }
 }
 
-void MediatorKeys::collectReads(const Op *root, std::vector<std::string_view> &out) {
+void MediatorKeys::collectReads(const Op *root, std::vector<uint64_t> &out) {
   ++walk_;
   std::vector<const Op *> stack{root};
   while (!stack.empty()) {
@@ -67,7 +79,7 @@ void MediatorKeys::collectReads(const Op *root, std::vector<std::string_view> &o
       continue;
     visited_[op->index] = walk_;
     if (op->is(OpKind::Name) && op->ctx == Ctx::Load)
-      out.push_back(op->text);
+      out.push_back(hashText(op->text));
     for (const Op *o : op->operands)
       stack.push_back(o);
     for (const Region &r : op->regions)
@@ -76,45 +88,55 @@ void MediatorKeys::collectReads(const Op *root, std::vector<std::string_view> &o
   }
 }
 
-void MediatorKeys::fingerprintNames() {
-  const SourceFile &source = *file_.source;
-  Scope *module = scopes_.moduleScope();
-  // One node per module-level name: the hash of its binding sites' text, and
-  // the module-level names they read.
-  struct Node {
-    std::string_view name;
-    uint64_t text = 0;
-    std::vector<uint32_t> reads;
-    uint32_t index = UINT32_MAX, low = 0;
-    bool onStack = false;
+namespace {
+void sortUnique(std::vector<uint64_t> &v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+} // namespace
+
+void MediatorKeys::summarize(const UnitSummaries &previous, UnitSummaries &summaries) {
+  const std::vector<LoweredUnit> &units = file_.units;
+  summaries.assign(units.size(), nullptr);
+  for (size_t u = 0; u < units.size(); ++u)
+    if (int32_t from = units[u].copiedFrom; from >= 0 && size_t(from) < previous.size())
+      summaries[u] = previous[size_t(from)];
+
+  // Module-level bindings of the statements summarized afresh, by statement.
+  std::vector<std::shared_ptr<UnitSummary>> fresh(units.size());
+  for (size_t u = 0; u < units.size(); ++u)
+    if (!summaries[u])
+      fresh[u] = std::make_shared<UnitSummary>();
+  auto unitOf = [&](const Op *op) -> UnitSummary * {
+    auto it = std::upper_bound(units.begin(), units.end(), op->index,
+                               [](uint32_t i, const LoweredUnit &u) { return i < u.firstOp; });
+    if (it == units.begin())
+      return nullptr;
+    --it;
+    return op->index < it->firstOp + it->numOps ? fresh[size_t(it - units.begin())].get()
+                                                : nullptr;
   };
-  std::vector<Node> nodes;
-  llvm::StringMap<uint32_t> nodeOf;
-  for (auto &entry : module->symbols) {
-    nodeOf[entry.getKey()] = uint32_t(nodes.size());
-    nodes.push_back({});
-    nodes.back().name = entry.second.name;
-  }
-  std::vector<std::string_view> reads;
-  for (auto &entry : module->symbols) {
-    Node &n = nodes[nodeOf[entry.getKey()]];
+  const SourceFile &source = *file_.source;
+  for (auto &entry : scopes_.moduleScope()->symbols) {
     const Symbol &sym = entry.second;
-    uint64_t h = hashText(sym.name);
-    reads.clear();
-    auto take = [&](const Op *op) {
-      if (!op)
-        return;
-      h = mix(h, hashText(source.slice(op->range)));
-      collectReads(op, reads);
-    };
+    uint64_t name = hashText(sym.name);
     for (const Binding &b : sym.bindings) {
-      h = mix(h, uint64_t(b.kind));
+      UnitSummary *into = b.site ? unitOf(b.site) : nullptr;
+      if (!into)
+        continue;
+      UnitSummary::Binding &out = into->bindings.emplace_back();
+      out.name = name;
+      uint64_t h = mix(name, uint64_t(b.kind));
       for (uint8_t p : b.path)
         h = mix(h, p);
+      auto take = [&](const Op *op) {
+        if (!op)
+          return;
+        h = mix(h, hashText(source.slice(op->range)));
+        collectReads(op, out.reads);
+      };
       take(b.site);
       take(b.value);
-      if (!b.site)
-        continue;
       // What a def or class runs where it is defined: decorators, defaults.
       if (b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class)
         for (const Op *op : statementHeader(b.site))
@@ -128,19 +150,55 @@ void MediatorKeys::fingerprintNames() {
         if (it != ops.end())
           take(*it);
       }
-    }
-    n.text = h;
-    std::sort(reads.begin(), reads.end());
-    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
-    for (std::string_view r : reads) {
-      auto it = nodeOf.find(llvm::StringRef(r.data(), r.size()));
-      if (it != nodeOf.end())
-        n.reads.push_back(it->second);
-      else
-        n.text = mix(n.text, hashText(r)); // read, but bound nowhere here
+      out.text = h;
+      sortUnique(out.reads);
     }
   }
+  for (size_t u = 0; u < units.size(); ++u) {
+    if (!fresh[u])
+      continue;
+    for (const Op *op : file_.module.root()->regions[0].ops.subspan(units[u].firstBodyOp,
+                                                                    units[u].numBodyOps))
+      collectReads(op, fresh[u]->reads);
+    sortUnique(fresh[u]->reads);
+    summaries[u] = std::move(fresh[u]);
+  }
+}
 
+void MediatorKeys::fingerprintNames(const UnitSummaries &summaries) {
+  // One node per module-level name: the hashes of its bindings (in any
+  // order) and the module-level names they read.
+  struct Node {
+    uint64_t name = 0;
+    std::vector<uint64_t> texts;
+    std::vector<uint32_t> reads;
+    uint32_t index = UINT32_MAX, low = 0;
+    bool onStack = false;
+  };
+  std::vector<Node> nodes;
+  llvm::DenseMap<uint64_t, uint32_t> nodeOf;
+  for (const auto &s : summaries)
+    for (const UnitSummary::Binding &b : s->bindings)
+      if (nodeOf.try_emplace(b.name, uint32_t(nodes.size())).second)
+        nodes.push_back({b.name, {}, {}});
+  for (const auto &s : summaries)
+    for (const UnitSummary::Binding &b : s->bindings) {
+      Node &n = nodes[nodeOf[b.name]];
+      uint64_t text = b.text;
+      for (uint64_t r : b.reads) {
+        auto it = nodeOf.find(r);
+        if (it != nodeOf.end())
+          n.reads.push_back(it->second);
+        else
+          text = mix(text, r); // read, but bound nowhere here
+      }
+      n.texts.push_back(text);
+    }
+  for (Node &n : nodes) {
+    std::sort(n.texts.begin(), n.texts.end());
+    std::sort(n.reads.begin(), n.reads.end());
+    n.reads.erase(std::unique(n.reads.begin(), n.reads.end()), n.reads.end());
+  }
   // Tarjan's strongly connected components, iteratively: a component is
   // finished after every component it reads, so its fingerprint can hash
   // theirs. Chains of thousands of names must not recurse.
@@ -184,7 +242,7 @@ void MediatorKeys::fingerprintNames() {
         } while (m != f.node);
         std::vector<uint64_t> parts, outside;
         for (uint32_t k : members) {
-          parts.push_back(nodes[k].text);
+          parts.insert(parts.end(), nodes[k].texts.begin(), nodes[k].texts.end());
           for (uint32_t r : nodes[k].reads)
             if (std::find(members.begin(), members.end(), r) == members.end())
               outside.push_back(fingerprint[r]);
@@ -210,24 +268,8 @@ void MediatorKeys::fingerprintNames() {
     fingerprints_[nodes[k].name] = fingerprint[k];
 }
 
-uint64_t MediatorKeys::key(size_t unitIndex, uint32_t mediator) {
-  auto [it, added] = unitKeys_.try_emplace(unitIndex, 0);
-  if (added) {
-    const LoweredUnit &unit = file_.units[unitIndex];
-    uint64_t h = mix(global_, unit.hash);
-    std::vector<std::string_view> reads;
-    for (const Op *op : file_.module.root()->regions[0].ops.subspan(unit.firstBodyOp,
-                                                                    unit.numBodyOps))
-      collectReads(op, reads);
-    std::sort(reads.begin(), reads.end());
-    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
-    for (std::string_view r : reads) {
-      auto f = fingerprints_.find(llvm::StringRef(r.data(), r.size()));
-      h = mix(h, mix(hashText(r), f == fingerprints_.end() ? 0 : f->second));
-    }
-    it->second = h;
-  }
-  return mix(it->second, mediator);
+uint64_t MediatorKeys::key(size_t unit, uint32_t mediator) const {
+  return mix(unitKeys_[unit], mediator);
 }
 
 } // namespace ivc

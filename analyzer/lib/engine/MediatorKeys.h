@@ -26,33 +26,49 @@
 #include "ivc/resolve/EffectiveCode.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 namespace ivc {
 
+/// What one top-level statement contributes to the keys, position-free: a
+/// statement copied unchanged shares its predecessor's summary. Names are
+/// hashed (xxHash64 of the text).
+struct UnitSummary {
+  struct Binding {
+    uint64_t name = 0, text = 0;
+    std::vector<uint64_t> reads; // sorted, unique
+  };
+  std::vector<Binding> bindings; // module-level bindings made in the statement
+  std::vector<uint64_t> reads;   // names read anywhere in it (sorted, unique)
+};
+using UnitSummaries = std::vector<std::shared_ptr<const UnitSummary>>;
+
 class MediatorKeys {
 public:
-  MediatorKeys(const ModuleContext &main, uint64_t global);
+  /// `previous`: the summaries of the parse the statements were copied
+  /// from (empty when none); this analysis's are left in `summaries`.
+  MediatorKeys(const ModuleContext &main, uint64_t global, const UnitSummaries &previous,
+               UnitSummaries &summaries);
 
   /// The key of the `mediator`-th mediator (counting every trace region of
   /// the statement in order) of top-level statement `unit`.
-  uint64_t key(size_t unit, uint32_t mediator);
+  uint64_t key(size_t unit, uint32_t mediator) const;
 
 private:
-  void fingerprintNames();
-  /// The module-level names read anywhere in `op` (operands and regions).
-  void collectReads(const ir::Op *op, std::vector<std::string_view> &out);
+  void summarize(const UnitSummaries &previous, UnitSummaries &summaries);
+  void fingerprintNames(const UnitSummaries &summaries);
+  /// The names read anywhere in `op` (operands and regions), hashed.
+  void collectReads(const ir::Op *op, std::vector<uint64_t> &out);
 
   const ParsedFile &file_;
   const ScopeTree &scopes_;
   uint64_t global_;
-  llvm::StringMap<uint64_t> fingerprints_; // module-level names
-  /// Per statement, the hash of its text and the fingerprints of what it reads.
-  llvm::DenseMap<size_t, uint64_t> unitKeys_;
+  llvm::DenseMap<uint64_t, uint64_t> fingerprints_; // by name hash: module-level names
+  std::vector<uint64_t> unitKeys_;                   // per statement
   std::vector<uint32_t> visited_; // by op index: the walk that saw it last
   uint32_t walk_ = 0;
 };

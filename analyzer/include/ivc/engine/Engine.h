@@ -22,6 +22,8 @@
 
 namespace ivc {
 
+struct UnitSummary; // engine/MediatorKeys.h
+
 struct AnalysisOptions {
   Policy policy = ndifPolicy();
   std::shared_ptr<const Manifest> manifest; // bindings of the captured frame, if any
@@ -62,6 +64,8 @@ struct Analysis {
   std::vector<MediatorRecord> records;
   std::unordered_map<uint64_t, uint32_t> recordByKey;
   uint64_t globalKey = 0;
+  /// Per top-level statement, what it contributes to the keys.
+  std::vector<std::shared_ptr<const UnitSummary>> unitSummaries;
   /// How many mediators' findings were reused from the previous analysis.
   size_t reusedMediators = 0;
 
