@@ -21,15 +21,17 @@ namespace {
 class UnitCopier {
 public:
   UnitCopier(const ParsedFile &from, const LoweredUnit &unit, const SourceFile &to,
-             Module &module, const LoweredUnit &at)
+             Module &module, const LoweredUnit &at, uint32_t firstTrace)
       : from_(from), unit_(unit), to_(to), module_(module),
         lines_(int64_t(at.line) - int64_t(unit.line)),
-        bytes_(int64_t(at.begin) - int64_t(unit.begin)), copies_(unit.numOps, nullptr) {
+        bytes_(int64_t(at.begin) - int64_t(unit.begin)), firstTrace_(firstTrace),
+        copies_(module.allocateOps(unit.numOps)) {
     std::tie(firstOp_, firstValue_) = module.claimNumbers(unit.numOps, unit.numValues);
   }
 
+  /// Copies `old` and everything in its regions; returns the copy.
   Op *copy(const Op &old) {
-    Op *op = module_.allocateOp();
+    Op *op = copyOf(old);
     *op = old;
     op->index = old.index - unit_.firstOp + firstOp_;
     if (old.cls() != OpClass::Stmt)
@@ -41,28 +43,24 @@ public:
     op->parentRegion = nullptr;
     if (old.is(OpKind::With) && old.withRole() == WithRole::Trace)
       op->number = old.number - unit_.firstTrace + firstTrace_;
-    if (!old.operands.empty()) {
-      llvm::SmallVector<Op *, 8> operands;
-      for (Op *o : old.operands)
-        operands.push_back(o ? copyOf(*o) : nullptr);
-      op->operands = module_.copy(llvm::ArrayRef<Op *>(operands));
-    }
+    op->operands = module_.allocateOperands(old.operands.size());
+    for (size_t i = 0; i < old.operands.size(); ++i)
+      op->operands[i] = old.operands[i] ? copyOf(*old.operands[i]) : nullptr;
     if (!old.regions.empty()) {
       op->regions = module_.allocateRegions(old.regions.size());
       for (size_t i = 0; i < old.regions.size(); ++i)
         copyRegion(old.regions[i], op->regions[i], op);
     }
-    copies_[old.index - unit_.firstOp] = op;
     if (old.is(OpKind::Global) || old.is(OpKind::Nonlocal))
       declarations_.push_back(op);
     return op;
   }
 
-  /// The copy of an op of the unit that was copied already: operands come
-  /// before their users.
+  /// Where the copy of an op of the unit is (or will be): the unit's ops are
+  /// numbered contiguously, and so are their copies.
   Op *copyOf(const Op &old) const {
     uint32_t k = old.index - unit_.firstOp;
-    return old.index >= unit_.firstOp && k < copies_.size() ? copies_[k] : nullptr;
+    return old.index >= unit_.firstOp && k < copies_.size() ? &copies_[k] : nullptr;
   }
 
   TraceRegion copy(const TraceRegion &old) const {
@@ -88,7 +86,6 @@ public:
     return t;
   }
 
-  void setFirstTrace(uint32_t first) { firstTrace_ = first; }
   /// The unit's `global` and `nonlocal` ops in the order they were created.
   std::vector<Op *> &declarations() {
     std::sort(declarations_.begin(), declarations_.end(),
@@ -100,12 +97,11 @@ private:
   void copyRegion(const Region &old, Region &region, Op *owner) {
     region.kind = old.kind;
     region.parent = owner;
-    llvm::SmallVector<Op *, 16> ops;
-    for (Op *o : old.ops)
-      ops.push_back(copy(*o));
-    region.ops = module_.copy(llvm::ArrayRef<Op *>(ops));
-    for (Op *op : region.ops)
-      op->parentRegion = &region;
+    region.ops = module_.allocateOperands(old.ops.size());
+    for (size_t i = 0; i < old.ops.size(); ++i) {
+      region.ops[i] = copy(*old.ops[i]);
+      region.ops[i]->parentRegion = &region;
+    }
   }
 
   SourcePos shift(SourcePos p) const {
@@ -131,7 +127,7 @@ private:
   Module &module_;
   int64_t lines_, bytes_;
   uint32_t firstOp_ = 0, firstValue_ = 0, firstTrace_ = 0;
-  std::vector<Op *> copies_; // by old index - unit_.firstOp
+  std::span<Op> copies_; // by old index - unit_.firstOp
   std::vector<Op *> declarations_;
 };
 
@@ -139,8 +135,7 @@ private:
 
 void Lowering::copyUnit(const ParsedFile &previous, const LoweredUnit &unit,
                         const LoweredUnit &at) {
-  UnitCopier copier(previous, unit, source_, module_, at);
-  copier.setFirstTrace(uint32_t(traces_.size()));
+  UnitCopier copier(previous, unit, source_, module_, at, uint32_t(traces_.size()));
   std::span<Op *> body =
       previous.module.root()->regions[0].ops.subspan(unit.firstBodyOp, unit.numBodyOps);
   for (Op *op : body)

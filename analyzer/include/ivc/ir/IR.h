@@ -99,9 +99,18 @@ public:
   uint32_t numOps() const { return nextIndex_; }
 
   Op *create(OpKind kind, SourceRange range);
-  /// An op with no number yet, for copying lowered ops from an earlier
-  /// module: the copier numbers them within claimNumbers(...)'s ranges.
-  Op *allocateOp() { return new (arena_.Allocate<Op>()) Op(); }
+  /// `n` ops in one block, not numbered yet, for copying lowered ops from an
+  /// earlier module: the copier numbers them within claimNumbers(...)'s ranges.
+  std::span<Op> allocateOps(size_t n) {
+    Op *mem = arena_.Allocate<Op>(n);
+    for (size_t i = 0; i < n; ++i)
+      new (&mem[i]) Op();
+    return {mem, n};
+  }
+  /// Room for `n` operand pointers, to be filled in.
+  std::span<Op *> allocateOperands(size_t n) {
+    return n ? std::span<Op *>(arena_.Allocate<Op *>(n), n) : std::span<Op *>();
+  }
   /// Reserves `ops` indices and `values` value numbers; returns the first of each.
   std::pair<uint32_t, uint32_t> claimNumbers(uint32_t ops, uint32_t values) {
     std::pair<uint32_t, uint32_t> first{nextIndex_, nextId_};
