@@ -24,8 +24,11 @@ uint64_t Watchdog::arm(int pidfd, pid_t pgid, Deadline deadline) {
   UniqueFd dup(::fcntl(pidfd, F_DUPFD_CLOEXEC, 0));
   std::lock_guard<std::mutex> lock(mu_);
   uint64_t ticket = next_++;
+  // The host arms the watchdog for each wait on a worker; the thread is only
+  // woken when the new deadline comes before the one it sleeps until.
+  if (deadline.time() < wakeAt_)
+    cv_.notify_all();
   entries_.emplace(ticket, Entry{deadline, std::move(dup), pgid});
-  cv_.notify_all();
   return ticket;
 }
 
@@ -47,11 +50,13 @@ void Watchdog::loop() {
       if (earliest == entries_.end() || it->second.deadline.time() < earliest->second.deadline.time())
         earliest = it;
     if (earliest == entries_.end()) {
+      wakeAt_ = Deadline::Clock::time_point::max();
       cv_.wait(lock);
       continue;
     }
     if (!earliest->second.deadline.expired()) {
-      cv_.wait_until(lock, earliest->second.deadline.time());
+      wakeAt_ = earliest->second.deadline.time();
+      cv_.wait_until(lock, wakeAt_);
       continue;
     }
     Entry e = std::move(earliest->second);

@@ -242,6 +242,25 @@ TEST(Watchdog, DisarmedInTime) {
   ::waitpid(*pid, nullptr, 0);
 }
 
+// The host arms the watchdog for every wait: a deadline earlier than the one
+// its thread sleeps until must wake it, and disarmed ones must not fire.
+TEST(Watchdog, AnEarlierDeadlineWakesItsThread) {
+  Result<pid_t> pid = spawnProcess({"/bin/sleep", "60"}, -1, -1);
+  ASSERT_TRUE(pid.ok());
+  Result<UniqueFd> pidfd = openPidfd(*pid);
+  ASSERT_TRUE(pidfd.ok());
+  Watchdog dog;
+  uint64_t late = dog.arm(pidfd->get(), *pid, Deadline::afterMs(600000));
+  EXPECT_TRUE(dog.disarm(dog.arm(pidfd->get(), *pid, Deadline::afterMs(50))));
+  ::usleep(200000);
+  EXPECT_EQ(dog.fired(), 0u);
+  uint64_t soon = dog.arm(pidfd->get(), *pid, Deadline::afterMs(100));
+  ASSERT_TRUE(waitExit(pidfd->get(), 10000)) << "the earlier deadline did not wake the watchdog";
+  EXPECT_FALSE(dog.disarm(soon));
+  EXPECT_TRUE(dog.disarm(late));
+  ::waitpid(*pid, nullptr, 0);
+}
+
 TEST(Audit, PassesAndDetectsALeakyWorker) {
   AuditReport r = runAudit(options(), 60000, /*allowJit=*/false);
   EXPECT_TRUE(r.passed) << r.error;

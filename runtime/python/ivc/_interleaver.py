@@ -32,13 +32,12 @@ MAX_LOG_BYTES = 1 << 20  # per mediator; the rest is dropped, with a note
 
 
 class MediatorState:
-    def __init__(self, index, plan_mediator, link, rows, deadline):
+    def __init__(self, index, plan_mediator, link, rows):
         self.index = index
         self.plan = plan_mediator
         self.tier = link.tier
         self.link = link
         self.rows = rows  # (start, count)
-        self.deadline = deadline
         self.pending = None  # ("request"|"swap"|"skip"|"barrier", path, stage, call, payload)
         self.done = False
         self.clean = False
@@ -241,7 +240,7 @@ class Interleaver:
         """Processes m's messages until it waits on a hook or a barrier, or ends."""
         while not m.done:
             try:
-                msg = m.link.recv(m.deadline)
+                msg = m.link.recv()
                 kind = msg[0]
                 self._apply_mutations(m, msg[-1] if kind != "need" else [])
             except (WorkerError, MediatorTimeout) as e:

@@ -1,11 +1,13 @@
 """The host's end of one mediator's channel, per tier.
 
-Both links send host messages and receive validated mediator messages with
-a deadline. A failure of the carrier (timeout, a dead worker, bytes that
+Both links send host messages and receive validated mediator messages. Each
+mediator has a budget of time: the time the host spent waiting on it, so a
+mediator that waits its turn behind a slow one is not charged for it. A failure of the carrier (timeout, a dead worker, bytes that
 break the protocol) is raised as the matching ivc error; the interleaver
 then fails that mediator and carries on with the others.
 """
 
+import contextlib
 import queue
 import threading
 import time
@@ -119,8 +121,7 @@ class FastLink:
             self._leave()
             raise
 
-    def recv(self, deadline):
-        del deadline  # the budget bounds this wait instead
+    def recv(self):
         started = time.monotonic()
         try:
             data, _ = self.channel.recv(timeout_ms=_timeout_ms(started + self.budget_s))
@@ -159,7 +160,7 @@ class FailedLink:
     def send(self, msg):
         raise self.error
 
-    def recv(self, deadline):
+    def recv(self):
         raise self.error
 
     def finish(self, clean):
@@ -167,7 +168,11 @@ class FailedLink:
 
 
 class WorkerLink:
-    """A mediator in ivc-worker, over its socket and shared-memory arena."""
+    """A mediator in ivc-worker, over its socket and shared-memory arena.
+
+    While the host waits on the worker (to read from it or to write to it),
+    the watchdog is armed with what is left of its budget: at that moment it
+    kills the worker's process group even if the host thread is stuck."""
 
     tier = "isolate"
 
@@ -177,15 +182,25 @@ class WorkerLink:
         tensors = (_tensors.HostCudaTensors if worker.transport == "cuda-ipc"
                    else _tensors.HostArenaTensors)
         self.tensors = tensors(worker, runtime.sandbox.arena_max_bytes)
-        self.ticket = None
+        self.killed_by_watchdog = False
         self.timeout_s = timeout_s
-        self.deadline = time.monotonic() + timeout_s
+        self.budget_s = timeout_s
         self.description = f"worker pid {worker.pid} ({worker.origin})"
 
     def start(self, job):
-        self.deadline = time.monotonic() + self.timeout_s
-        self.ticket = self.runtime._pool.watch(self.worker, int(self.timeout_s * 1000))
         self.send(("run", job))
+
+    @contextlib.contextmanager
+    def _waiting(self):
+        """Yields the deadline of one wait on the worker, and charges its time."""
+        started = time.monotonic()
+        ticket = self.runtime._pool.watch(self.worker, int(self.budget_s * 1000) + 1)
+        try:
+            yield started + self.budget_s
+        finally:
+            self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
+            if not self.runtime._pool.unwatch(ticket):
+                self.killed_by_watchdog = True
 
     def _announce(self, dropped=()):
         anns = self.worker.take_announcements()
@@ -196,8 +211,10 @@ class WorkerLink:
 
     def _send_raw(self, data, fds=()):
         try:
-            self.worker.send(data, list(fds), timeout_ms=_timeout_ms(self.deadline))
+            with self._waiting() as deadline:
+                self.worker.send(data, list(fds), timeout_ms=_timeout_ms(deadline))
         except _core.ChannelTimeout:
+            self.worker.kill()
             raise WorkerTimeout(f"{self.description} stopped reading before its deadline") from None
         except _core.ChannelError as e:
             raise WorkerCrashed(f"{self.description} is gone: {e}") from None
@@ -212,9 +229,9 @@ class WorkerLink:
             before_send()
         self._send_raw(data)
 
-    def recv(self, deadline):
+    def recv(self):
         try:
-            return self._recv(deadline)
+            return self._recv()
         except WorkerError as e:
             e.pid = self.worker.pid
             raise
@@ -226,10 +243,11 @@ class WorkerLink:
             e.pid = self.worker.pid
             raise
 
-    def _recv(self, deadline):
+    def _recv(self):
         while True:
             try:
-                data, _ = self.worker.recv(timeout_ms=_timeout_ms(deadline))
+                with self._waiting() as deadline:
+                    data, _ = self.worker.recv(timeout_ms=_timeout_ms(deadline))
                 self.tensors.begin_message()
                 msg = _core.decode(data, self.tensors.import_)
                 kind = _protocol.check_mediator_message(msg)
@@ -238,7 +256,7 @@ class WorkerLink:
                 raise WorkerTimeout(f"{self.description} did not finish before its deadline "
                                     f"({self.timeout_s:g} s); its process group was killed") from None
             except _core.ChannelClosed as e:
-                if self._watchdog_fired():
+                if self.killed_by_watchdog:
                     raise WorkerTimeout(f"{self.description} did not finish before its deadline "
                                         f"({self.timeout_s:g} s); the watchdog killed its "
                                         "process group") from None
@@ -260,16 +278,8 @@ class WorkerLink:
                 raise ProtocolViolation(f"{self.description}: {e}") from None
             self._announce()
 
-    def _watchdog_fired(self):
-        """True if the watchdog killed the worker (its ticket was gone)."""
-        if self.ticket is None:
-            return False
-        fired = not self.runtime._pool.unwatch(self.ticket)
-        self.ticket = None
-        return fired
-
     def finish(self, clean):
-        if self._watchdog_fired():
+        if self.killed_by_watchdog:
             clean = False
         if clean:
             try:

@@ -6,7 +6,6 @@ import dataclasses
 import logging
 import secrets
 import threading
-import time
 import types
 import warnings
 import weakref
@@ -334,13 +333,11 @@ class Runtime:
             for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
                 if tier == "fast":
                     link = FastLink(self.fast_timeout_s)
-                    deadline = None  # FastLink keeps a running-time budget
                 else:
                     link = self._worker_link(tenant)
-                    deadline = getattr(link, "deadline", time.monotonic())
                     if isinstance(link, WorkerLink):
                         self._tree_job(jobs[i], tree, link.worker)
-                states.append(MediatorState(m.index, m, link, r, deadline))
+                states.append(MediatorState(m.index, m, link, r))
             for s, job in zip(states, jobs):
                 if s.tier == "fast":
                     self._tree_job(job, tree, None)

@@ -1,9 +1,9 @@
 //===- Watchdog.h - Kill a worker's process group at its deadline ---------===//
 //
-// Host waits on a worker already stop at the job's deadline; the watchdog is
-// the second line: a thread that SIGKILLs the worker's process group when
-// the deadline passes, whatever the host thread is doing at that moment
-// (running the model between hooks, or stuck somewhere unexpected).
+// Host waits on a worker already stop at their deadline; the watchdog is the
+// second line: a thread that SIGKILLs the worker's process group when the
+// deadline passes, whatever the host thread is doing at that moment (stuck
+// somewhere unexpected, say). The host arms it for each wait on a worker.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_RUNTIME_HOST_WATCHDOG_H
@@ -49,6 +49,7 @@ private:
   std::map<uint64_t, Entry> entries_;
   uint64_t next_ = 1;
   uint64_t fired_ = 0;
+  Deadline::Clock::time_point wakeAt_ = Deadline::Clock::time_point::max();
   bool stop_ = false;
   std::thread thread_;
 };
