@@ -1,34 +1,15 @@
 // An analysis that reuses the previous one's findings (the language server's)
 // must give exactly what an analysis from scratch gives, whatever the edit.
-#include "ivc/diag/JsonEmitter.h"
-#include "ivc/engine/Engine.h"
-#include "ivc/plan/Plan.h"
+#include "AnalysisDump.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
 using namespace ivc;
+using ivc::test::dumpAnalysis;
 
 namespace {
-
-// The plan (every mediator's facts and reasons) and every diagnostic with its
-// notes, fix-its and byte offsets.
-std::string dump(const Analysis &a) {
-  std::string out = printJson(planJson(a));
-  for (size_t i = 0; i < a.diagnostics.size(); ++i) {
-    const Diagnostic &d = a.diagnostics[i];
-    out += printJson(diagnosticJson(d, a.source(), a.suppressed[i]));
-    out += " @" + std::to_string(d.range.begin.offset) + ".." + std::to_string(d.range.end.offset);
-    for (const DiagNote &n : d.notes)
-      out += " note@" + std::to_string(n.range.begin.offset) + ":" + n.message;
-    for (const FixIt &f : d.fixIts)
-      out += " fix@" + std::to_string(f.range.begin.offset) + ".." +
-             std::to_string(f.range.end.offset) + "=" + f.replacement;
-    out += '\n';
-  }
-  return out;
-}
 
 // Helpers, aliases and module-level names that mediators in other
 // statements depend on, so that edits anywhere change verdicts elsewhere.
@@ -83,7 +64,7 @@ TEST(IncrementalAnalysis, RandomEditsGiveWhatAFreshAnalysisGives) {
   std::string text = Document;
   auto previous = incremental.analyze(std::make_shared<SourceFile>("t.py", text), options);
   size_t reused = 0, mediators = 0, changedVerdicts = 0;
-  std::string lastPlan = dump(*previous);
+  std::string lastPlan = dumpAnalysis(*previous);
   for (int step = 0; step < 300; ++step) {
     size_t at = rng() % (text.size() + 1);
     if (rng() % 3 == 0)
@@ -94,8 +75,8 @@ TEST(IncrementalAnalysis, RandomEditsGiveWhatAFreshAnalysisGives) {
                                     previous.get());
     auto expected = fresh.analyze(std::make_shared<SourceFile>("t.py", text), AnalysisOptions());
     previous.reset(); // reused findings must not point into it
-    std::string got = dump(*next);
-    ASSERT_EQ(got, dump(*expected)) << "after edit " << step << ":\n" << text;
+    std::string got = dumpAnalysis(*next);
+    ASSERT_EQ(got, dumpAnalysis(*expected)) << "after edit " << step << ":\n" << text;
     changedVerdicts += got != lastPlan;
     lastPlan = got;
     reused += next->reusedMediators;

@@ -159,7 +159,10 @@ std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> sour
   // The previous parse is only a guide when it was lowered the same way.
   const ParsedFile *previousParse =
       previous && previous->policy.traceMethods == methods ? previous->parsed.get() : nullptr;
-  std::shared_ptr<ParsedFile> parsed = frontend_->parse(std::move(source), oldTree, previousParse);
+  std::shared_ptr<ParsedFile> parsed =
+      options.reachableCodeOnly && !oldTree && !previousParse
+          ? frontend_->parseReachable(std::move(source))
+          : frontend_->parse(std::move(source), oldTree, previousParse);
   a.parsed = parsed;
   a.timings.frontend = seconds(start);
   start = Clock::now();

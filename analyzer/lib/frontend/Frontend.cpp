@@ -134,11 +134,15 @@ std::unique_ptr<ParsedFile> Frontend::parse(std::shared_ptr<const SourceFile> so
   auto file = std::make_unique<ParsedFile>();
   file->source = std::move(source);
   file->tree = parseTree(file->source->text(), oldTree);
-  TSNode root = ts_tree_root_node(file->tree.get());
-  collectSyntaxErrors(root, Grammar::python(), file->source->text(), file->diagnostics);
-  Lowering lowering(*file->source, file->module, file->traces, file->diagnostics, options_);
-  lowering.lowerModule(root, file->units, previous);
+  lower(*file, previous);
   return file;
+}
+
+void Frontend::lower(ParsedFile &file, const ParsedFile *previous) {
+  TSNode root = ts_tree_root_node(file.tree.get());
+  collectSyntaxErrors(root, Grammar::python(), file.source->text(), file.diagnostics);
+  Lowering lowering(*file.source, file.module, file.traces, file.diagnostics, options_);
+  lowering.lowerModule(root, file.units, previous);
 }
 
 } // namespace ivc

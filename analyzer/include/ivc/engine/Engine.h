@@ -34,6 +34,12 @@ struct AnalysisOptions {
   /// Keep what the next analysis of the same document needs to reuse this
   /// one's findings (the language server does; a one-shot `ivc check` need not).
   bool keepForReuse = false;
+  /// Parse only the statements trace regions can reach
+  /// (Frontend::parseReachable): the same verdicts and findings, without
+  /// syntax errors in code no trace reaches. `ivc check`, `ivc plan`,
+  /// `ivc explain` and ivc.compile set it; the language server, which keeps
+  /// the whole tree for incremental re-parsing, does not.
+  bool reachableCodeOnly = false;
 };
 
 /// What one mediator's passes reported, before the diagnostics of all

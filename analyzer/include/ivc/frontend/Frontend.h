@@ -53,6 +53,8 @@ struct ParsedFile {
   std::vector<TraceRegion> traces;
   std::vector<Diagnostic> diagnostics; // syntax and literal errors
   std::vector<LoweredUnit> units;      // the top-level statements, in order
+  /// Bytes of the top-level statements Frontend::parseReachable left out.
+  uint32_t skippedBytes = 0;
 
   bool hasErrors() const;
 };
@@ -77,10 +79,21 @@ public:
                                     const TSTree *oldTree = nullptr,
                                     const ParsedFile *previous = nullptr);
 
+  /// Parses and lowers only the top-level statements that hold trace regions
+  /// and, transitively, those that may bind a name a kept statement spells
+  /// (ReachableParse.cpp). Every trace region, mediator and what they can
+  /// reach is as parse() gives it; syntax errors in the statements left out
+  /// are not reported. Falls back to parse() when the kept code has a syntax
+  /// error.
+  std::unique_ptr<ParsedFile> parseReachable(std::shared_ptr<const SourceFile> source);
+
   /// The tree-sitter parse alone, for benchmarks that compare against it.
   TreeHandle parseTree(std::string_view text, const TSTree *oldTree = nullptr);
 
 private:
+  /// Reports the syntax errors of `file`'s tree and lowers it.
+  void lower(ParsedFile &file, const ParsedFile *previous);
+
   FrontendOptions options_;
   TSParser *parser_;
 };

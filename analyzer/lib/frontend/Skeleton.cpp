@@ -1,0 +1,548 @@
+//===- Skeleton.cpp - Python's line structure and binding positions -------===//
+#include "Skeleton.h"
+
+#include "ivc/frontend/Unicode.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <optional>
+
+namespace ivc {
+
+namespace {
+
+enum class Tok : uint8_t { Name, Keyword, Op, String, Number };
+
+// The keywords the skeleton looks at; every other hard keyword is `Other`.
+enum class Kw : uint8_t {
+  None, As, Async, Class, Def, Del, Elif, Else, Except, Finally, For, From, Global, Import, In,
+  Nonlocal, With, Other
+};
+
+struct Token {
+  Tok kind;
+  Kw kw;                // Keyword: which
+  uint8_t depth;        // open brackets before it, within its logical line
+  bool formatted;       // String: an f- or t-string
+  uint32_t begin, end;
+  std::string_view text;
+};
+
+struct LogicalLine {
+  std::vector<Token> tokens;
+  uint32_t begin = 0, row = 0; // its first physical line
+  bool indented = false;
+  uint32_t end = 0, endRow = 0, endColumn = 0; // past its last physical line
+};
+
+bool isIdentByte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c >= 0x80;
+}
+
+Kw keyword(std::string_view s) {
+  struct Entry {
+    std::string_view text;
+    Kw kw;
+  };
+  static constexpr Entry keywords[] = {
+      {"False", Kw::Other},  {"None", Kw::Other},      {"True", Kw::Other},
+      {"and", Kw::Other},    {"as", Kw::As},           {"assert", Kw::Other},
+      {"async", Kw::Async},  {"await", Kw::Other},     {"break", Kw::Other},
+      {"class", Kw::Class},  {"continue", Kw::Other},  {"def", Kw::Def},
+      {"del", Kw::Del},      {"elif", Kw::Elif},       {"else", Kw::Else},
+      {"except", Kw::Except}, {"finally", Kw::Finally}, {"for", Kw::For},
+      {"from", Kw::From},    {"global", Kw::Global},   {"if", Kw::Other},
+      {"import", Kw::Import}, {"in", Kw::In},          {"is", Kw::Other},
+      {"lambda", Kw::Other}, {"nonlocal", Kw::Nonlocal}, {"not", Kw::Other},
+      {"or", Kw::Other},     {"pass", Kw::Other},      {"raise", Kw::Other},
+      {"return", Kw::Other}, {"try", Kw::Other},       {"while", Kw::Other},
+      {"with", Kw::With},    {"yield", Kw::Other}};
+  // Most names are not keywords: reject them before comparing.
+  if (s.size() < 2 || s.size() > 8 || !std::strchr("FNTacdefgilnoprtwy", s[0]))
+    return Kw::None;
+  for (const Entry &e : keywords)
+    if (e.text[0] == s[0] && e.text == s)
+      return e.kw;
+  return Kw::None;
+}
+
+// r, b, u, f, t and their two-letter combinations, in any case.
+bool isStringPrefix(std::string_view p) {
+  if (p.empty() || p.size() > 2)
+    return false;
+  for (char c : p)
+    if (!std::strchr("rRbBuUfFtT", c))
+      return false;
+  return p.size() == 1 || std::tolower(p[0]) == 'r' || std::tolower(p[1]) == 'r';
+}
+
+bool isFormattedPrefix(std::string_view p) {
+  for (char c : p)
+    if (std::strchr("fFtT", c))
+      return true;
+  return false;
+}
+
+bool isDunder(std::string_view s) {
+  return s.size() > 4 && s.substr(0, 2) == "__" && s.substr(s.size() - 2) == "__";
+}
+
+/// Splits text into logical lines of tokens, as Python's tokenizer would,
+/// or fails on what it does not follow.
+class Lexer {
+public:
+  Lexer(std::string_view text, uint32_t begin, uint32_t end)
+      : s_(text), pos_(begin), end_(end), rowStart_(begin) {}
+
+  bool failed() const { return failed_; }
+
+  /// The next logical line; false at the end or when the lexer fails.
+  bool next(LogicalLine &line) {
+    line.tokens.clear();
+    while (!failed_ && pos_ < end_) {
+      uint32_t lineBegin = pos_;
+      while (pos_ < end_ && (s_[pos_] == ' ' || s_[pos_] == '\t'))
+        ++pos_;
+      if (pos_ < end_ && s_[pos_] == '\f')
+        return fail(); // CPython resets the indentation there
+      if (pos_ >= end_ || s_[pos_] == '#' || s_[pos_] == '\n' || s_[pos_] == '\r') {
+        skipComment();
+        if (!newline())
+          return false;
+        continue; // blank or comment-only
+      }
+      line.begin = lineBegin;
+      line.row = row_;
+      line.indented = pos_ > lineBegin;
+      return tokens(line);
+    }
+    return false;
+  }
+
+private:
+  bool fail() {
+    failed_ = true;
+    return false;
+  }
+
+  void skipComment() {
+    if (pos_ < end_ && s_[pos_] == '#')
+      while (pos_ < end_ && s_[pos_] != '\n' && s_[pos_] != '\r')
+        ++pos_;
+  }
+
+  // Consumes a line terminator at pos_ (or the end of input).
+  bool newline() {
+    if (pos_ >= end_)
+      return true;
+    if (s_[pos_] == '\r') {
+      if (pos_ + 1 >= end_ || s_[pos_ + 1] != '\n')
+        return fail(); // a lone carriage return
+      ++pos_;
+    }
+    if (s_[pos_] != '\n')
+      return fail();
+    ++pos_;
+    ++row_;
+    rowStart_ = pos_;
+    return true;
+  }
+
+  bool tokens(LogicalLine &line) {
+    brackets_.clear();
+    while (true) {
+      if (pos_ >= end_) {
+        if (!brackets_.empty())
+          return fail();
+        line.end = end_;
+        line.endRow = row_;
+        line.endColumn = end_ - rowStart_;
+        return true;
+      }
+      unsigned char c = static_cast<unsigned char>(s_[pos_]);
+      switch (c) {
+      case ' ':
+      case '\t':
+      case '\f':
+        ++pos_;
+        continue;
+      case '#':
+        skipComment();
+        continue;
+      case '\\':
+        ++pos_;
+        if (pos_ >= end_ || (s_[pos_] != '\n' && s_[pos_] != '\r'))
+          return fail(); // a backslash outside a string only joins lines
+        if (!newline())
+          return false;
+        continue;
+      case '\r':
+      case '\n':
+        if (!newline())
+          return false;
+        if (brackets_.empty()) {
+          line.end = pos_;
+          line.endRow = row_;
+          line.endColumn = 0;
+          return true;
+        }
+        continue;
+      case '\0':
+        return fail();
+      case '"':
+      case '\'':
+        if (!string(line, pos_, pos_))
+          return false;
+        continue;
+      case '(':
+      case '[':
+      case '{':
+        push(line, Tok::Op, pos_, pos_ + 1);
+        brackets_.push_back(char(c));
+        ++pos_;
+        continue;
+      case ')':
+      case ']':
+      case '}': {
+        char open = c == ')' ? '(' : c == ']' ? '[' : '{';
+        if (brackets_.empty() || brackets_.back() != open)
+          return fail();
+        brackets_.pop_back();
+        push(line, Tok::Op, pos_, pos_ + 1);
+        ++pos_;
+        continue;
+      }
+      default:
+        break;
+      }
+      if (c >= '0' && c <= '9') {
+        number(line);
+      } else if (isIdentByte(c)) {
+        uint32_t b = pos_;
+        while (pos_ < end_ && isIdentByte(static_cast<unsigned char>(s_[pos_])))
+          ++pos_;
+        std::string_view word = s_.substr(b, pos_ - b);
+        if (pos_ < end_ && (s_[pos_] == '"' || s_[pos_] == '\'') && isStringPrefix(word)) {
+          if (!string(line, b, pos_))
+            return false;
+        } else {
+          Kw kw = keyword(word);
+          push(line, kw == Kw::None ? Tok::Name : Tok::Keyword, b, pos_, false, kw);
+        }
+      } else if (c == '.' && pos_ + 1 < end_ && s_[pos_ + 1] >= '0' && s_[pos_ + 1] <= '9') {
+        number(line);
+      } else {
+        op(line);
+      }
+    }
+  }
+
+  void push(LogicalLine &line, Tok kind, uint32_t b, uint32_t e, bool formatted = false,
+            Kw kw = Kw::None) {
+    Token t;
+    t.kind = kind;
+    t.kw = kw;
+    t.depth = uint8_t(std::min<size_t>(brackets_.size(), 255));
+    t.formatted = formatted;
+    t.begin = b;
+    t.end = e;
+    t.text = s_.substr(b, e - b);
+    line.tokens.push_back(t);
+  }
+
+  void number(LogicalLine &line) {
+    uint32_t b = pos_;
+    bool hex = s_.substr(pos_, 2) == "0x" || s_.substr(pos_, 2) == "0X";
+    while (pos_ < end_) {
+      char c = s_[pos_];
+      if (isIdentByte(static_cast<unsigned char>(c)) || c == '.') {
+        ++pos_;
+      } else if ((c == '+' || c == '-') && !hex && (s_[pos_ - 1] == 'e' || s_[pos_ - 1] == 'E')) {
+        ++pos_;
+      } else {
+        break;
+      }
+    }
+    push(line, Tok::Number, b, pos_);
+  }
+
+  // A string literal whose prefix starts at `b` and quote is at `quote`.
+  bool string(LogicalLine &line, uint32_t b, uint32_t quote) {
+    char q = s_[quote];
+    bool triple = quote + 2 < end_ && s_[quote + 1] == q && s_[quote + 2] == q;
+    pos_ = quote + (triple ? 3 : 1);
+    while (true) {
+      if (pos_ >= end_)
+        return fail(); // unterminated
+      char c = s_[pos_];
+      if (c == '\\') {
+        ++pos_;
+        if (pos_ < end_ && (s_[pos_] == '\n' || s_[pos_] == '\r')) {
+          if (!newline())
+            return false;
+        } else {
+          ++pos_;
+        }
+      } else if (c == '\n' || c == '\r') {
+        if (!triple)
+          return fail(); // unterminated
+        if (!newline())
+          return false;
+      } else if (c == '\0') {
+        return fail();
+      } else if (c == q && (!triple || (pos_ + 2 < end_ && s_[pos_ + 1] == q && s_[pos_ + 2] == q))) {
+        pos_ += triple ? 3 : 1;
+        push(line, Tok::String, b, pos_, isFormattedPrefix(s_.substr(b, quote - b)));
+        return true;
+      } else {
+        ++pos_;
+      }
+    }
+  }
+
+  // An operator: `**=`, `//=`, `>>=`, `<<=` and `...`; two characters ending
+  // in `=`, `->`, `**`, `//`, `<<`, `>>`; else one character.
+  void op(LogicalLine &line) {
+    uint32_t b = pos_;
+    char c = s_[pos_];
+    char c1 = pos_ + 1 < end_ ? s_[pos_ + 1] : '\0';
+    char c2 = pos_ + 2 < end_ ? s_[pos_ + 2] : '\0';
+    size_t n = 1;
+    if ((c == c1 && std::strchr("*/<>", c) && c2 == '=') || (c == '.' && c1 == '.' && c2 == '.'))
+      n = 3;
+    else if ((c1 == '=' && std::strchr("=!<>:+-*/%&|^@", c)) || (c == '-' && c1 == '>') ||
+             (c == c1 && std::strchr("*/<>", c)))
+      n = 2;
+    pos_ += uint32_t(n);
+    push(line, Tok::Op, b, pos_);
+  }
+
+  std::string_view s_;
+  uint32_t pos_, end_;
+  uint32_t row_ = 0, rowStart_;
+  bool failed_ = false;
+  std::vector<char> brackets_;
+};
+
+bool isAssignment(const Token &t) {
+  if (t.kind != Tok::Op || t.depth != 0)
+    return false;
+  std::string_view o = t.text;
+  if (o == "=")
+    return true;
+  return o.size() >= 2 && o.back() == '=' && o != "==" && o != "!=" && o != "<=" && o != ">=" &&
+         o != ":=";
+}
+
+bool isKeyword(const Token &t, Kw k) { return t.kw == k; }
+bool isOp(const Token &t, std::string_view o) { return t.kind == Tok::Op && t.text == o; }
+
+// Every identifier-like word of an f-string's text: its replacement fields
+// read (and with `:=`, bind) names.
+template <typename F> void wordsOf(std::string_view s, F &&each) {
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (!isIdentByte(c) || (c >= '0' && c <= '9')) {
+      if (isIdentByte(c))
+        while (i < s.size() && isIdentByte(static_cast<unsigned char>(s[i])))
+          ++i; // a number, or a word that starts with a digit
+      else
+        ++i;
+      continue;
+    }
+    size_t b = i;
+    while (i < s.size() && isIdentByte(static_cast<unsigned char>(s[i])))
+      ++i;
+    each(s.substr(b, i - b));
+  }
+}
+
+/// Collects one statement's bindings and trace markers, line by line.
+class StatementScanner {
+public:
+  StatementScanner(SkeletonStatement &s, llvm::ArrayRef<std::string> traceMethods, bool definition)
+      : s_(s), traceMethods_(traceMethods), definition_(definition) {}
+
+  void line(const std::vector<Token> &tokens) {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const Token &t = tokens[i];
+      if (isKeyword(t, Kw::With))
+        sawWith_ = true;
+      else if (t.kind == Tok::Name && i > 0 && isOp(tokens[i - 1], ".") && isTraceMethod(t.text))
+        sawTraceMethod_ = true;
+      else if (t.kind == Tok::String && t.formatted && t.text.find(":=") != std::string_view::npos)
+        wordsOf(t.text, [&](std::string_view w) { bind(nameHash(w), w); });
+    }
+    s_.holdsTrace = sawWith_ && sawTraceMethod_;
+    // Simple statements, split at `;`.
+    size_t from = 0;
+    for (size_t i = 0; i <= tokens.size(); ++i)
+      if (i == tokens.size() || (isOp(tokens[i], ";") && tokens[i].depth == 0)) {
+        segment(llvm::ArrayRef<Token>(tokens).slice(from, i - from));
+        from = i + 1;
+      }
+  }
+
+private:
+  bool isTraceMethod(std::string_view name) const {
+    for (const std::string &m : traceMethods_)
+      if (m == name)
+        return true;
+    return false;
+  }
+
+  void bind(const Token &t) {
+    if (t.kind == Tok::Name)
+      bind(nameHash(t.text), t.text);
+  }
+
+  void bind(uint64_t hash, std::string_view name) {
+    if (isDunder(name) || isDunder(normalizeIdentifier(name)))
+      s_.alwaysParse = true; // `__builtins__ = ...`, module `__getattr__`, ...
+    if (std::find(s_.binds.begin(), s_.binds.end(), hash) == s_.binds.end())
+      s_.binds.push_back(hash);
+  }
+
+  // Names after `t[i]` up to the end, or (with `until`) to that keyword.
+  void bindFollowing(llvm::ArrayRef<Token> t, size_t i, Kw until = Kw::None) {
+    for (size_t j = i + 1; j < t.size() && !(until != Kw::None && isKeyword(t[j], until)); ++j)
+      bind(t[j]);
+  }
+
+  void segment(llvm::ArrayRef<Token> t) {
+    if (t.empty())
+      return;
+    if (definition_) {
+      // A definition binds its name, what it declares global, and what a
+      // `:=` in a decorator or a default value binds.
+      for (size_t i = 0; i < t.size(); ++i) {
+        if ((isKeyword(t[i], Kw::Def) || isKeyword(t[i], Kw::Class)) && !named_ && i + 1 < t.size()) {
+          named_ = true;
+          bind(t[i + 1]);
+        } else if (isKeyword(t[i], Kw::Global)) {
+          bindFollowing(t, i);
+        } else if (isOp(t[i], ":=") && i > 0) {
+          bind(t[i - 1]);
+        }
+      }
+      return;
+    }
+    if (t[0].kind == Tok::Name && t[0].text == "case") {
+      bindFollowing(t, 0); // capture patterns
+      return;
+    }
+    if (t.size() >= 2 && t[0].kind == Tok::Name && isOp(t[1], ":"))
+      bind(t[0]); // an annotated name
+    if (isKeyword(t[0], Kw::From) && t.size() >= 2 && t[1].text == "__future__")
+      s_.futureImport = true;
+    size_t lastAssignment = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      const Token &k = t[i];
+      if (isAssignment(k)) {
+        lastAssignment = i;
+      } else if (isOp(k, ":=") && i > 0) {
+        bind(t[i - 1]);
+      } else if (isKeyword(k, Kw::Import)) {
+        for (size_t j = i + 1; j < t.size(); ++j) {
+          if (isOp(t[j], "*"))
+            s_.alwaysParse = true; // a star import binds names we cannot see
+          else if (!isOp(t[j - 1], "."))
+            bind(t[j]);
+        }
+      } else if (isKeyword(k, Kw::Global) || isKeyword(k, Kw::Nonlocal) || isKeyword(k, Kw::Del)) {
+        bindFollowing(t, i);
+      } else if (isKeyword(k, Kw::For)) {
+        bindFollowing(t, i, Kw::In);
+      } else if (isKeyword(k, Kw::Def) || isKeyword(k, Kw::Class)) {
+        if (i + 1 < t.size())
+          bind(t[i + 1]);
+      } else if (isKeyword(k, Kw::As) && i + 1 < t.size()) {
+        // `as name`, or `as (a, b)` in a with item.
+        bind(t[i + 1]);
+        if (isOp(t[i + 1], "(") || isOp(t[i + 1], "["))
+          for (size_t j = i + 2; j < t.size() && t[j].depth > k.depth; ++j)
+            bind(t[j]);
+      }
+    }
+    for (size_t i = 0; i < lastAssignment; ++i)
+      bind(t[i]);
+  }
+
+  SkeletonStatement &s_;
+  llvm::ArrayRef<std::string> traceMethods_;
+  bool definition_;
+  bool named_ = false;
+  bool sawWith_ = false, sawTraceMethod_ = false;
+};
+
+bool startsDefinition(const std::vector<Token> &t) {
+  if (t.empty())
+    return false;
+  if (isOp(t[0], "@") || isKeyword(t[0], Kw::Def) || isKeyword(t[0], Kw::Class))
+    return true;
+  return isKeyword(t[0], Kw::Async) && t.size() > 1 && isKeyword(t[1], Kw::Def);
+}
+
+bool continuesCompound(const std::vector<Token> &t) {
+  return !t.empty() && (isKeyword(t[0], Kw::Else) || isKeyword(t[0], Kw::Elif) ||
+                        isKeyword(t[0], Kw::Except) || isKeyword(t[0], Kw::Finally));
+}
+
+} // namespace
+
+uint64_t nameHash(std::string_view identifier) {
+  uint64_t h = isAscii(identifier)
+                   ? llvm::xxHash64(llvm::StringRef(identifier.data(), identifier.size()))
+                   : llvm::xxHash64(normalizeIdentifier(identifier));
+  return h >> 1; // DenseMap reserves the two largest keys
+}
+
+Skeleton scanSkeleton(std::string_view text, llvm::ArrayRef<std::string> traceMethods) {
+  Skeleton sk;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF")
+    return sk; // a byte-order mark: the first line does not start at column 0
+  Lexer lexer(text, 0, uint32_t(text.size()));
+  LogicalLine line;
+  std::optional<StatementScanner> scanner;
+  bool decoratorsOnly = false; // the statement so far is decorators
+  while (lexer.next(line)) {
+    bool continues = !sk.statements.empty() &&
+                     (line.indented || continuesCompound(line.tokens) || decoratorsOnly);
+    if (!continues) {
+      if (line.indented)
+        return sk; // an indented first line
+      SkeletonStatement &s = sk.statements.emplace_back();
+      s.begin = line.begin;
+      s.row = line.row;
+      scanner.emplace(s, traceMethods, startsDefinition(line.tokens));
+    }
+    if (!line.indented)
+      decoratorsOnly = !line.tokens.empty() && isOp(line.tokens[0], "@");
+    SkeletonStatement &s = sk.statements.back();
+    scanner->line(line.tokens);
+    s.end = line.end;
+    s.endRow = line.endRow;
+    s.endColumn = line.endColumn;
+  }
+  sk.complete = !lexer.failed();
+  return sk;
+}
+
+void namesSpelled(std::string_view text, const SkeletonStatement &s, std::vector<uint64_t> &out) {
+  Lexer lexer(text, s.begin, s.end);
+  LogicalLine line;
+  while (lexer.next(line))
+    for (const Token &t : line.tokens) {
+      if (t.kind == Tok::Name)
+        out.push_back(nameHash(t.text));
+      else if (t.kind == Tok::String && t.formatted)
+        wordsOf(t.text, [&](std::string_view w) { out.push_back(nameHash(w)); });
+    }
+}
+
+} // namespace ivc
