@@ -50,6 +50,7 @@ void analyzeOne(FileResult &r, PolicyCache &policies, std::shared_ptr<const Mani
   AnalysisOptions options;
   options.policy = std::move(*policy);
   options.manifest = std::move(manifest);
+  options.reachableCodeOnly = true;
   r.analysis = engine.analyze(std::make_shared<SourceFile>(r.path, std::move(*text)), options);
   if (verify)
     r.verify = verifyDiagnostics(*r.analysis);

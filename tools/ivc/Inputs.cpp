@@ -119,6 +119,7 @@ std::unique_ptr<Analysis> analyzeFile(const std::string &path, const Options &op
   AnalysisOptions options;
   options.policy = std::move(*policy);
   options.manifest = std::move(manifest);
+  options.reachableCodeOnly = true;
   Engine engine;
   return engine.analyze(std::make_shared<SourceFile>(path, std::move(*text)), options);
 }

@@ -9,6 +9,7 @@ std::string compilePlan(std::string_view source, std::string_view filename,
     return printJson(llvm::json::Object{{"error", msg}});
   };
   AnalysisOptions ao;
+  ao.reachableCodeOnly = true;
   std::variant<Policy, PolicyError> policy = findPolicy(filename, options.policy);
   if (auto *err = std::get_if<PolicyError>(&policy))
     return error(err->message);
