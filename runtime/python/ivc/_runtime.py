@@ -20,6 +20,10 @@ from ._plan import load_plan
 
 log = logging.getLogger("ivc.runtime")
 
+# One lock per model, held while a trace runs on it (Runtime._model_lock).
+_model_locks = weakref.WeakKeyDictionary()
+_model_locks_guard = threading.Lock()
+
 TRANSPORTS = ("shared-memory", "cuda-ipc")
 BLOCK_FLAGS = ("file_write", "file_read", "subprocess", "network", "ctypes", "import", "exec")
 
@@ -214,9 +218,8 @@ class Runtime:
                                 use_zygote=zygote,
                                 stderr_fd=-1 if worker_stderr is None else worker_stderr,
                                 max_idle_total=max(max_idle_workers, pool_size))
-        self._locks = weakref.WeakKeyDictionary()
-        self._locks_guard = threading.Lock()
         self._trees = collections.OrderedDict()  # worker id -> tree keys it has (LRU)
+        self._trees_guard = threading.Lock()
         _mediator.TREE_CACHE_LIMIT = 256
         passed, lines, error = _core.run_audit(self.worker_path, self.python_path,
                                                allow_jit=self.sandbox.allow_jit)
@@ -275,11 +278,14 @@ class Runtime:
             raise PlanError(f"the plan was made under policy {name!r} ({have}), but this runtime "
                             f"enforces '{self.sandbox.policy_name}' ({want})")
 
-    def _model_lock(self, model):
-        with self._locks_guard:
-            lock = self._locks.get(model)
+    @staticmethod
+    def _model_lock(model):
+        # Process-wide: a trace wraps the model's modules, so two runtimes
+        # must not run on one model at once either.
+        with _model_locks_guard:
+            lock = _model_locks.get(model)
             if lock is None:
-                lock = self._locks[model] = threading.Lock()
+                lock = _model_locks[model] = threading.Lock()
             return lock
 
     # -- running ----------------------------------------------------------
@@ -420,7 +426,7 @@ class Runtime:
         if worker is None:
             known = key in _mediator.TREE_CACHE
         else:
-            with self._locks_guard:
+            with self._trees_guard:
                 seen = self._trees.pop(worker.id, set())
                 known = key in seen
                 seen.add(key)

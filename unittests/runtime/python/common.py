@@ -3,6 +3,7 @@ tiny model, and helpers that run a plan in both tiers."""
 
 import os
 import sys
+import threading
 import unittest
 
 import torch
@@ -14,15 +15,19 @@ from tiny_gpt import TinyGPT, tokens  # noqa: F401
 TIERS = ("fast", "isolate")
 
 _runtime = None
+_runtime_guard = threading.Lock()
 
 
 def runtime(**sandbox):
     """A Runtime shared by the tests of one module (so the zygote starts
-    once). A test that needs another sandbox config makes its own."""
+    once), whichever thread asks first. A test that needs another sandbox
+    config makes its own."""
     global _runtime
-    if _runtime is None:
-        _runtime = ivc.Runtime(ivc.SandboxConfig(**sandbox) if sandbox else None, pool_size=2)
-    return _runtime
+    with _runtime_guard:
+        if _runtime is None:
+            _runtime = ivc.Runtime(ivc.SandboxConfig(**sandbox) if sandbox else None,
+                                   pool_size=2)
+        return _runtime
 
 
 def run_both(test, p, model, inputs, values=None, **kw):

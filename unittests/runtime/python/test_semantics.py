@@ -112,6 +112,34 @@ class Concurrency(unittest.TestCase):
             t.join()
         self.assertEqual(failures, [])
 
+    def test_two_runtimes_on_one_model_take_turns(self):
+        import threading
+        model, ids = TinyGPT(seed=3), tokens(batch=1)
+        p = plan(mediator("""
+            h = model.transformer.h[0].output[0]
+            h += 1
+            logits = model.lm_head.output.save()
+            """, saves=["logits"]))
+        expected = Hooked(model).replace("transformer.h.0", lambda o: (o[0] + 1,))(ids)
+        other = ivc.Runtime(pool_size=1)
+        self.addCleanup(other.close)
+        failures = []
+
+        def work(rt):
+            try:
+                for _ in range(30):
+                    r = rt.run(p, model, [ids], tiers={0: "fast"})
+                    if not torch.equal(r["logits"], expected):
+                        failures.append("wrong logits")
+            except Exception as e:  # noqa: BLE001
+                failures.append(e)
+        threads = [threading.Thread(target=work, args=(rt,)) for rt in (runtime(), other)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(failures, [])
+
 
 class Semantics(unittest.TestCase):
     @classmethod
