@@ -324,8 +324,9 @@ int main(int argc, char **argv) {
       resolveMs.push_back(a->timings.resolve * 1e3);
       passesMs.push_back(a->timings.passes * 1e3);
       reusedShare.push_back(double(a->reusedMediators) / double(mediators));
-      docs.adoptTree("file:///bench/notebook.py", snap.generation,
-                     TreeHandle(ts_tree_copy(a->parsed->tree.get())));
+      if (a->parsed->wholeTree)
+        docs.adoptTree("file:///bench/notebook.py", snap.generation,
+                       TreeHandle(ts_tree_copy(a->parsed->tree.get())));
       previous = std::move(a);
     }
   }

@@ -177,7 +177,7 @@ TEST(IncrementalFrontend, RandomEditsGiveWhatAFreshParseGives) {
   std::string text = Document;
   auto previous = incremental.parse(std::make_shared<SourceFile>("t.py", text));
   TreeHandle tree(ts_tree_copy(previous->tree.get()));
-  size_t copiedTotal = 0;
+  size_t copiedTotal = 0, partial = 0;
   for (int step = 0; step < 400; ++step) {
     size_t at = rng() % (text.size() + 1);
     // Keep edits on UTF-8 boundaries, as an editor does.
@@ -203,7 +203,11 @@ TEST(IncrementalFrontend, RandomEditsGiveWhatAFreshParseGives) {
     auto expected = fresh.parse(std::make_shared<SourceFile>("t.py", text), sameTree.get());
     previous.reset(); // the copy must not point into the previous parse
     ASSERT_EQ(dump(*next), dump(*expected)) << "after edit " << step << ":\n" << text;
-    tree.reset(ts_tree_copy(next->tree.get()));
+    // As the language server does: a tree of only the edited statements is
+    // no base for the next incremental parse; the last whole one, edited, is.
+    if (next->wholeTree)
+      tree.reset(ts_tree_copy(next->tree.get()));
+    partial += !next->wholeTree;
     previous = std::move(next);
     // Now and then, start again from the original text.
     if (step % 100 == 99)
@@ -211,4 +215,46 @@ TEST(IncrementalFrontend, RandomEditsGiveWhatAFreshParseGives) {
   }
   // The test means something only if statements were copied.
   EXPECT_GT(copiedTotal, 400u * 5);
+  EXPECT_GT(partial, 0u);
+}
+
+// Edits that leave the file valid, as most keystrokes of someone typing a
+// statement do: only the edited statements are parsed, the rest is copied,
+// and the result is what a parse of the whole file gives.
+TEST(IncrementalFrontend, EditedStatementsAloneAreParsed) {
+  const std::vector<std::string> lines = {
+      "    y = hidden * 2\n", "x = 1\n", "\n", "# a comment\n", "def f():\n    return 1\n",
+      "with model.trace(p) as t:\n    z = t\n", "        w = 3\n", "global g\n",
+      "@decorate\nclass C:\n    pass\n", "from __future__ import division\n"};
+  std::mt19937 rng(7);
+  Frontend incremental, fresh;
+  std::string text = Document;
+  auto previous = incremental.parse(std::make_shared<SourceFile>("t.py", text));
+  size_t partial = 0;
+  for (int step = 0; step < 300; ++step) {
+    // Insert or delete one whole line.
+    std::vector<size_t> starts = {0};
+    for (size_t i = 0; i + 1 < text.size(); ++i)
+      if (text[i] == '\n')
+        starts.push_back(i + 1);
+    size_t at = starts[rng() % starts.size()];
+    if (rng() % 3 == 0) {
+      size_t end = text.find('\n', at);
+      text.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
+    } else {
+      text.insert(at, lines[rng() % lines.size()]);
+    }
+    auto next = incremental.parse(std::make_shared<SourceFile>("t.py", text), nullptr,
+                                  previous.get());
+    auto expected = fresh.parse(std::make_shared<SourceFile>("t.py", text));
+    previous.reset();
+    ASSERT_EQ(dump(*next), dump(*expected)) << "after edit " << step << ":\n" << text;
+    partial += !next->wholeTree;
+    previous = std::move(next);
+    if (expected->hasErrors() || step % 50 == 49) {
+      text = Document;
+      previous = incremental.parse(std::make_shared<SourceFile>("t.py", text));
+    }
+  }
+  EXPECT_GT(partial, 100u);
 }

@@ -131,6 +131,9 @@ void collectSyntaxErrors(TSNode root, const Grammar &g, std::string_view text,
 
 std::unique_ptr<ParsedFile> Frontend::parse(std::shared_ptr<const SourceFile> source,
                                             const TSTree *oldTree, const ParsedFile *previous) {
+  if (previous)
+    if (auto file = parseEdited(source, *previous))
+      return file;
   auto file = std::make_unique<ParsedFile>();
   file->source = std::move(source);
   file->tree = parseTree(file->source->text(), oldTree);

@@ -124,8 +124,10 @@ void Lowering::error(DiagId id, SourceRange range, std::initializer_list<std::st
 }
 
 void Lowering::lowerModule(TSNode root, std::vector<LoweredUnit> &units,
-                           const ParsedFile *previous) {
-  Op *module = module_.create(OpKind::Module, rangeOf(root));
+                           const ParsedFile *previous, llvm::ArrayRef<StatementCopy> copies) {
+  // The whole file, whatever part of it the tree holds.
+  uint32_t size = uint32_t(source_.text().size());
+  Op *module = module_.create(OpKind::Module, {source_.position(0), source_.position(size)});
   regions(module, 1);
   openBlock();
   UnitIndex index;
@@ -133,13 +135,46 @@ void Lowering::lowerModule(TSNode root, std::vector<LoweredUnit> &units,
     for (const LoweredUnit &u : previous->units)
       if (u.reusable)
         index.emplace(u.hash, &u);
+  // The copies go between the parsed statements, in the order of the text.
+  size_t nextCopy = 0;
+  auto copyBefore = [&](uint32_t offset) {
+    for (; nextCopy < copies.size() && copies[nextCopy].at.begin < offset; ++nextCopy)
+      units.push_back(copyStatement(*previous, copies[nextCopy]));
+  };
   Children cs;
   children(root, cs);
   for (const Child &c : cs)
-    if (c.named)
+    if (c.named) {
+      copyBefore(ts_node_start_byte(c.node));
       units.push_back(lowerUnit(c.node, previous, index));
+    }
+  copyBefore(UINT32_MAX);
   closeBlock(module->regions[0], RegionKind::Body, module);
   module_.setRoot(module);
+}
+
+void Lowering::startUnit(LoweredUnit &u) {
+  u.firstOp = module_.numOps();
+  u.firstValue = module_.numValues();
+  u.firstTrace = uint32_t(traces_.size());
+  u.firstBodyOp = uint32_t(blocks_[0].size());
+}
+
+void Lowering::endUnit(LoweredUnit &u) {
+  u.numOps = module_.numOps() - u.firstOp;
+  u.numValues = module_.numValues() - u.firstValue;
+  u.numTraces = uint32_t(traces_.size()) - u.firstTrace;
+  u.numBodyOps = uint32_t(blocks_[0].size()) - u.firstBodyOp;
+}
+
+LoweredUnit Lowering::copyStatement(const ParsedFile &previous, const StatementCopy &c) {
+  LoweredUnit u = c.at;
+  startUnit(u);
+  copyUnit(previous, *c.from, u);
+  u.reusable = true;
+  u.copiedFrom = int32_t(c.from - previous.units.data());
+  endUnit(u);
+  return u;
 }
 
 LoweredUnit Lowering::lowerUnit(TSNode n, const ParsedFile *previous, const UnitIndex &index) {
@@ -152,10 +187,7 @@ LoweredUnit Lowering::lowerUnit(TSNode n, const ParsedFile *previous, const Unit
   std::string_view unitText = text(n);
   u.hash = llvm::xxHash64(llvm::StringRef(unitText.data(), unitText.size()));
   u.symbol = uint16_t(sym(n));
-  u.firstOp = module_.numOps();
-  u.firstValue = module_.numValues();
-  u.firstTrace = uint32_t(traces_.size());
-  u.firstBodyOp = uint32_t(blocks_[0].size());
+  startUnit(u);
 
   // ERROR nodes a statement left for the next body make that body's
   // lowering depend on what came before it.
@@ -182,10 +214,7 @@ LoweredUnit Lowering::lowerUnit(TSNode n, const ParsedFile *previous, const Unit
                  diags_.size() == diagnostics && cuts_ == cuts && !errorsPending &&
                  bodyErrors_.empty();
   }
-  u.numOps = module_.numOps() - u.firstOp;
-  u.numValues = module_.numValues() - u.firstValue;
-  u.numTraces = uint32_t(traces_.size()) - u.firstTrace;
-  u.numBodyOps = uint32_t(blocks_[0].size()) - u.firstBodyOp;
+  endUnit(u);
   return u;
 }
 

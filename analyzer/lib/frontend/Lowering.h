@@ -26,6 +26,13 @@ namespace ivc {
 /// The reusable statements of a previous parse, by the hash of their text.
 using UnitIndex = std::unordered_multimap<uint64_t, const LoweredUnit *>;
 
+/// A statement of the previous parse whose text is unchanged, to be copied
+/// to `at` (its place in the new text) instead of parsed and lowered.
+struct StatementCopy {
+  const LoweredUnit *from;
+  LoweredUnit at; // position and text hash
+};
+
 class Lowering {
 public:
   Lowering(const SourceFile &source, ir::Module &module, std::vector<TraceRegion> &traces,
@@ -33,8 +40,10 @@ public:
   ~Lowering();
 
   /// Lowers the module, one LoweredUnit per top-level statement; copies the
-  /// unchanged statements of `previous` (may be null) instead.
-  void lowerModule(TSNode root, std::vector<LoweredUnit> &units, const ParsedFile *previous);
+  /// unchanged statements of `previous` (may be null) instead. `copies`, in
+  /// the order of the text, are statements that are not in the tree at all.
+  void lowerModule(TSNode root, std::vector<LoweredUnit> &units, const ParsedFile *previous,
+                   llvm::ArrayRef<StatementCopy> copies = {});
 
   // --- CST access ------------------------------------------------------
   struct Child {
@@ -123,6 +132,10 @@ private:
 
   /// Lowers one top-level statement, or copies it from `previous`.
   LoweredUnit lowerUnit(TSNode n, const ParsedFile *previous, const UnitIndex &index);
+  LoweredUnit copyStatement(const ParsedFile &previous, const StatementCopy &c);
+  /// Where a unit's ops, values, traces and body ops start, and how many.
+  void startUnit(LoweredUnit &u);
+  void endUnit(LoweredUnit &u);
   /// Appends a copy of `unit` of `previous` to the module body, placed where
   /// `at` (its unchanged text in this file) is (UnitCopy.cpp).
   void copyUnit(const ParsedFile &previous, const LoweredUnit &unit, const LoweredUnit &at);

@@ -32,7 +32,7 @@ struct Token {
 };
 
 struct LogicalLine {
-  std::vector<Token> tokens;
+  std::vector<Token> tokens; // never empty
   uint32_t begin = 0, row = 0; // its first physical line
   bool indented = false;
   uint32_t end = 0, endRow = 0, endColumn = 0; // past its last physical line
@@ -526,11 +526,20 @@ Skeleton scanSkeleton(std::string_view text, llvm::ArrayRef<std::string> traceMe
     SkeletonStatement &s = sk.statements.back();
     scanner->line(line.tokens);
     s.end = line.end;
+    s.codeEnd = line.tokens.back().end;
     s.endRow = line.endRow;
     s.endColumn = line.endColumn;
   }
   sk.complete = !lexer.failed();
   return sk;
+}
+
+size_t futureImportPrefix(const Skeleton &sk) {
+  size_t prefix = 0;
+  for (size_t i = 0; i < sk.statements.size(); ++i)
+    if (sk.statements[i].futureImport)
+      prefix = i + 1;
+  return prefix;
 }
 
 void namesSpelled(std::string_view text, const SkeletonStatement &s, std::vector<uint64_t> &out) {

@@ -30,11 +30,12 @@ struct SkeletonStatement {
   /// line's newline, and the rows and column of both ends.
   uint32_t begin = 0, end = 0;
   uint32_t row = 0, endRow = 0, endColumn = 0;
+  /// Just past its last token: where tree-sitter's node for it ends.
+  uint32_t codeEnd = 0;
   bool holdsTrace = false;
   /// A star import, or a dunder name bound: kept always.
   bool alwaysParse = false;
-  /// It holds `from __future__ import`: it and every statement before it are
-  /// kept, since where such an import may stand depends on what precedes it.
+  /// It holds `from __future__ import` (see futureImportPrefix).
   bool futureImport = false;
   /// nameHash() of every module-level name it may bind.
   llvm::SmallVector<uint64_t, 2> binds;
@@ -46,6 +47,11 @@ struct Skeleton {
 };
 
 Skeleton scanSkeleton(std::string_view text, llvm::ArrayRef<std::string> traceMethods);
+
+/// How many statements, from the first, must be parsed together: up to the
+/// last that holds `from __future__ import` (whether it may stand there
+/// depends on what precedes it); 0 when none does.
+size_t futureImportPrefix(const Skeleton &sk);
 
 /// Appends nameHash() of every name `s` spells, in code or in the text of an
 /// f-string (a superset of the names it reads).

@@ -81,9 +81,12 @@ void Server::Impl::reconfigure(bool all) {
 
 void Server::Impl::onResult(const ResultPtr &r) {
   // Adopt the tree before publishing: a client that answers the diagnostics
-  // with its next edit must find the tree that edit applies to.
-  docs.adoptTree(r->uri, r->generation,
-                 TreeHandle(ts_tree_copy(r->analysis->parsed->tree.get())));
+  // with its next edit must find the tree that edit applies to. A tree of
+  // only the edited statements is no base for an incremental parse: the
+  // document keeps its last whole tree, with every edit since applied.
+  if (r->analysis->parsed->wholeTree)
+    docs.adoptTree(r->uri, r->generation,
+                   TreeHandle(ts_tree_copy(r->analysis->parsed->tree.get())));
   if (!client.pullDiagnostics)
     rpc.notifyText("textDocument/publishDiagnostics",
                    publishDiagnosticsParams(*r, client.encoding));

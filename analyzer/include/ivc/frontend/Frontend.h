@@ -7,6 +7,8 @@
 #include "ivc/frontend/TraceRegion.h"
 #include "ivc/ir/IR.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <memory>
 #include <vector>
 
@@ -14,6 +16,9 @@ struct TSParser;
 struct TSTree;
 
 namespace ivc {
+
+struct Skeleton;      // frontend/Skeleton.h
+struct StatementCopy; // frontend/Lowering.h
 
 struct TreeDeleter {
   void operator()(TSTree *t) const;
@@ -55,6 +60,10 @@ struct ParsedFile {
   std::vector<LoweredUnit> units;      // the top-level statements, in order
   /// Bytes of the top-level statements Frontend::parseReachable left out.
   uint32_t skippedBytes = 0;
+  /// False when `tree` holds only some statements: the others were copied
+  /// from the previous parse or left out. Such a tree is no base for an
+  /// incremental re-parse.
+  bool wholeTree = true;
 
   bool hasErrors() const;
 };
@@ -69,12 +78,14 @@ public:
 
   const FrontendOptions &options() const { return options_; }
 
-  /// Parses `source`. `oldTree`, when given, must be an earlier tree of the
-  /// same document already edited with ts_tree_edit; tree-sitter then reuses
-  /// its unchanged parts (incremental re-parse). `previous`, when given, is an
-  /// earlier parse of the same document, lowered with the same options: the
-  /// IR of its top-level statements whose text is unchanged is copied from it.
-  /// The result is the same as without `previous`.
+  /// Parses `source`. `oldTree`, when given, must be an earlier whole tree of
+  /// the same document already edited with ts_tree_edit; tree-sitter then
+  /// reuses its unchanged parts (incremental re-parse). `previous`, when
+  /// given, is an earlier parse of the same document, lowered with the same
+  /// options: the IR of its top-level statements whose text is unchanged is
+  /// copied from it, and when the others parse without error on their own,
+  /// only they are parsed (EditedParse.cpp). The result is the same as
+  /// without `previous`, but for `tree`.
   std::unique_ptr<ParsedFile> parse(std::shared_ptr<const SourceFile> source,
                                     const TSTree *oldTree = nullptr,
                                     const ParsedFile *previous = nullptr);
@@ -93,6 +104,17 @@ public:
 private:
   /// Reports the syntax errors of `file`'s tree and lowers it.
   void lower(ParsedFile &file, const ParsedFile *previous);
+  /// Only the statements that changed since `previous`; null when they do
+  /// not parse on their own without error.
+  std::unique_ptr<ParsedFile> parseEdited(std::shared_ptr<const SourceFile> source,
+                                          const ParsedFile &previous);
+  /// Parses the statements of `sk` marked in `parse` (tree-sitter's included
+  /// ranges) and lowers them, with `copies` in between. Null when they have a
+  /// syntax error, or tree-sitter splits them otherwise than the skeleton.
+  std::unique_ptr<ParsedFile> parseStatements(std::shared_ptr<const SourceFile> source,
+                                              const Skeleton &sk, const std::vector<bool> &parse,
+                                              const ParsedFile *previous,
+                                              llvm::ArrayRef<StatementCopy> copies);
 
   FrontendOptions options_;
   TSParser *parser_;
