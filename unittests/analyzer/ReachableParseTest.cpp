@@ -236,6 +236,47 @@ TEST(ReachableParse, KeepsWhatPrecedesAFutureImport) {
   EXPECT_EQ(parsedLines(*p.reachable), (std::vector<uint32_t>{1, 2, 4}));
 }
 
+// An f-string's replacement fields are code whose strings may reuse its
+// quotes (Python 3.12): a lexer that ended the f-string at the first quote
+// would see `"""` open a string there, and hide the line that rebinds `len`.
+TEST(ReachableParse, FStringsFollowPython312) {
+  std::string text = R"py(from nnsight import LanguageModel
+model = LanguageModel('gpt2')
+def helper():
+    return f"{"""abc"""}"
+len = eval
+def other():
+    """doc"""
+
+with model.trace('x'):
+    out = len(model.lm_head.output)
+)py";
+  Engine engine;
+  Pair p = analyzeBoth(text, engine);
+  EXPECT_TRUE(parsedLine(*p.reachable, 5)) << "the line rebinding len was skipped";
+  EXPECT_EQ(p.reachable->facts[0][0].tier, Tier::Reject);
+
+  const char *fstrings[] = {
+      R"(f"{x["k"]}")",      R"(f'{x!r:>{width}}')", R"(rf"\{x}")",
+      R"(f"\N{DASH}{x}")",   R"(f'{"}"}{x}')",        R"(f'{{literal}} {x}')",
+      "f'''{\n  x  # a comment\n}'''", R"(f"{f'{x}'}")", R"(F'{x:{w}.{p}}')",
+      R"(t'{x}')"};
+  for (const char *f : fstrings) {
+    std::string code = std::string("a = ") + f + "\nb = 1\n";
+    SCOPED_TRACE(code);
+    Skeleton sk = scanSkeleton(code, {"trace"});
+    ASSERT_TRUE(sk.complete);
+    ASSERT_EQ(sk.statements.size(), 2u);
+    std::vector<uint64_t> names;
+    namesSpelled(code, sk.statements[0], names);
+    EXPECT_NE(std::find(names.begin(), names.end(), nameHash("x")), names.end());
+  }
+  for (const char *bad : {"f'{x'", "f'}'", "f'{x:'", "f'{x'\n'}'"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(scanSkeleton(std::string("a = ") + bad + "\n", {"trace"}).complete);
+  }
+}
+
 TEST(ReachableParse, StarImportsAndFutureImportsAreAlwaysKept) {
   Skeleton sk = scanSkeleton("from __future__ import annotations\nfrom os import *\nx = 1\n"
                              "__builtins__ = {}\n",

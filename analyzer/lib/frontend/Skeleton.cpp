@@ -25,8 +25,8 @@ enum class Kw : uint8_t {
 struct Token {
   Tok kind;
   Kw kw;                // Keyword: which
-  uint8_t depth;        // open brackets before it, within its logical line
-  bool formatted;       // String: an f- or t-string
+  uint8_t depth;        // open brackets before it, within its logical line (a
+                        // replacement field counts as one)
   uint32_t begin, end;
   std::string_view text;
 };
@@ -163,25 +163,15 @@ private:
         line.endColumn = end_ - rowStart_;
         return true;
       }
-      unsigned char c = static_cast<unsigned char>(s_[pos_]);
-      switch (c) {
-      case ' ':
-      case '\t':
-      case '\f':
+      char c = s_[pos_];
+      if (c == ' ' || c == '\t' || c == '\f') {
         ++pos_;
-        continue;
-      case '#':
+      } else if (c == '#') {
         skipComment();
-        continue;
-      case '\\':
-        ++pos_;
-        if (pos_ >= end_ || (s_[pos_] != '\n' && s_[pos_] != '\r'))
-          return fail(); // a backslash outside a string only joins lines
-        if (!newline())
+      } else if (c == '\\') {
+        if (!continuation())
           return false;
-        continue;
-      case '\r':
-      case '\n':
+      } else if (c == '\n' || c == '\r') {
         if (!newline())
           return false;
         if (brackets_.empty()) {
@@ -190,64 +180,74 @@ private:
           line.endColumn = 0;
           return true;
         }
-        continue;
-      case '\0':
-        return fail();
-      case '"':
-      case '\'':
-        if (!string(line, pos_, pos_))
-          return false;
-        continue;
-      case '(':
-      case '[':
-      case '{':
-        push(line, Tok::Op, pos_, pos_ + 1);
-        brackets_.push_back(char(c));
-        ++pos_;
-        continue;
-      case ')':
-      case ']':
-      case '}': {
-        char open = c == ')' ? '(' : c == ']' ? '[' : '{';
-        if (brackets_.empty() || brackets_.back() != open)
-          return fail();
-        brackets_.pop_back();
-        push(line, Tok::Op, pos_, pos_ + 1);
-        ++pos_;
-        continue;
-      }
-      default:
-        break;
-      }
-      if (c >= '0' && c <= '9') {
-        number(line);
-      } else if (isIdentByte(c)) {
-        uint32_t b = pos_;
-        while (pos_ < end_ && isIdentByte(static_cast<unsigned char>(s_[pos_])))
-          ++pos_;
-        std::string_view word = s_.substr(b, pos_ - b);
-        if (pos_ < end_ && (s_[pos_] == '"' || s_[pos_] == '\'') && isStringPrefix(word)) {
-          if (!string(line, b, pos_))
-            return false;
-        } else {
-          Kw kw = keyword(word);
-          push(line, kw == Kw::None ? Tok::Name : Tok::Keyword, b, pos_, false, kw);
-        }
-      } else if (c == '.' && pos_ + 1 < end_ && s_[pos_ + 1] >= '0' && s_[pos_ + 1] <= '9') {
-        number(line);
-      } else {
-        op(line);
+      } else if (!code(line)) {
+        return false;
       }
     }
   }
 
-  void push(LogicalLine &line, Tok kind, uint32_t b, uint32_t e, bool formatted = false,
-            Kw kw = Kw::None) {
+  // A backslash outside a string only joins lines.
+  bool continuation() {
+    ++pos_;
+    if (pos_ >= end_ || (s_[pos_] != '\n' && s_[pos_] != '\r'))
+      return fail();
+    return newline();
+  }
+
+  // One token of code at pos_: a string, a bracket, a name, a number or an
+  // operator.
+  bool code(LogicalLine &line) {
+    unsigned char c = static_cast<unsigned char>(s_[pos_]);
+    switch (c) {
+    case '\0':
+      return fail();
+    case '"':
+    case '\'':
+      return string(line, pos_, pos_);
+    case '(':
+    case '[':
+    case '{':
+      push(line, Tok::Op, pos_, pos_ + 1);
+      brackets_.push_back(char(c));
+      ++pos_;
+      return true;
+    case ')':
+    case ']':
+    case '}': {
+      char open = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (brackets_.empty() || brackets_.back() != open)
+        return fail();
+      brackets_.pop_back();
+      push(line, Tok::Op, pos_, pos_ + 1);
+      ++pos_;
+      return true;
+    }
+    default:
+      break;
+    }
+    if ((c >= '0' && c <= '9') ||
+        (c == '.' && pos_ + 1 < end_ && s_[pos_ + 1] >= '0' && s_[pos_ + 1] <= '9')) {
+      number(line);
+    } else if (isIdentByte(c)) {
+      uint32_t b = pos_;
+      while (pos_ < end_ && isIdentByte(static_cast<unsigned char>(s_[pos_])))
+        ++pos_;
+      std::string_view word = s_.substr(b, pos_ - b);
+      if (pos_ < end_ && (s_[pos_] == '"' || s_[pos_] == '\'') && isStringPrefix(word))
+        return string(line, b, pos_);
+      Kw kw = keyword(word);
+      push(line, kw == Kw::None ? Tok::Name : Tok::Keyword, b, pos_, kw);
+    } else {
+      op(line);
+    }
+    return true;
+  }
+
+  void push(LogicalLine &line, Tok kind, uint32_t b, uint32_t e, Kw kw = Kw::None) {
     Token t;
     t.kind = kind;
     t.kw = kw;
     t.depth = uint8_t(std::min<size_t>(brackets_.size(), 255));
-    t.formatted = formatted;
     t.begin = b;
     t.end = e;
     t.text = s_.substr(b, e - b);
@@ -270,8 +270,14 @@ private:
     push(line, Tok::Number, b, pos_);
   }
 
-  // A string literal whose prefix starts at `b` and quote is at `quote`.
+  // A string literal whose prefix starts at `b` and quote is at `quote`. The
+  // code in an f-string's replacement fields is lexed as code (Python 3.12's
+  // rules: its strings may use any quotes); its tokens come before the
+  // string's own.
   bool string(LogicalLine &line, uint32_t b, uint32_t quote) {
+    std::string_view prefix = s_.substr(b, quote - b);
+    bool formatted = isFormattedPrefix(prefix);
+    bool raw = prefix.find_first_of("rR") != std::string_view::npos;
     char q = s_[quote];
     bool triple = quote + 2 < end_ && s_[quote + 1] == q && s_[quote + 2] == q;
     pos_ = quote + (triple ? 3 : 1);
@@ -280,24 +286,114 @@ private:
         return fail(); // unterminated
       char c = s_[pos_];
       if (c == '\\') {
-        ++pos_;
-        if (pos_ < end_ && (s_[pos_] == '\n' || s_[pos_] == '\r')) {
-          if (!newline())
-            return false;
-        } else {
-          ++pos_;
-        }
-      } else if (c == '\n' || c == '\r') {
-        if (!triple)
-          return fail(); // unterminated
-        if (!newline())
+        if (!escape(formatted, raw))
           return false;
+      } else if (c == '\n' || c == '\r') {
+        if (!triple || !newline())
+          return fail(); // unterminated
       } else if (c == '\0') {
         return fail();
-      } else if (c == q && (!triple || (pos_ + 2 < end_ && s_[pos_ + 1] == q && s_[pos_ + 2] == q))) {
+      } else if (isClosing(q, triple)) {
         pos_ += triple ? 3 : 1;
-        push(line, Tok::String, b, pos_, isFormattedPrefix(s_.substr(b, quote - b)));
+        push(line, Tok::String, b, pos_);
         return true;
+      } else if (formatted && (c == '{' || c == '}')) {
+        if (pos_ + 1 < end_ && s_[pos_ + 1] == c) {
+          pos_ += 2; // `{{` or `}}`: a brace of the text
+        } else if (c == '}') {
+          return fail(); // a single '}' is not allowed
+        } else {
+          ++pos_;
+          if (!field(line, q, triple))
+            return false;
+        }
+      } else {
+        ++pos_;
+      }
+    }
+  }
+
+  bool isClosing(char q, bool triple) const {
+    return s_[pos_] == q &&
+           (!triple || (pos_ + 2 < end_ && s_[pos_ + 1] == q && s_[pos_ + 2] == q));
+  }
+
+  // A backslash in a string's text, at pos_: it keeps the next character from
+  // ending the string, except that in an f-string a brace after it still
+  // opens or closes a field, and `\N{...}` names a character.
+  bool escape(bool formatted, bool raw) {
+    ++pos_;
+    if (pos_ >= end_)
+      return fail();
+    char c = s_[pos_];
+    if (c == '\n' || c == '\r')
+      return newline();
+    if (formatted && (c == '{' || c == '}'))
+      return true;
+    if (formatted && !raw && c == 'N' && pos_ + 1 < end_ && s_[pos_ + 1] == '{') {
+      while (pos_ < end_ && s_[pos_] != '}' && s_[pos_] != '\n')
+        ++pos_;
+    }
+    ++pos_;
+    return true;
+  }
+
+  // A replacement field's code, after its `{`, through its `}`: a conversion
+  // (`!r`) and a format spec after a `:`, whose text may hold fields too.
+  bool field(LogicalLine &line, char q, bool triple) {
+    brackets_.push_back('f');
+    size_t level = brackets_.size();
+    while (true) {
+      if (pos_ >= end_)
+        return fail();
+      char c = s_[pos_];
+      bool top = brackets_.size() == level;
+      if (c == ' ' || c == '\t' || c == '\f') {
+        ++pos_;
+      } else if (c == '#') {
+        skipComment();
+      } else if (c == '\\') {
+        if (!continuation())
+          return false;
+      } else if (c == '\n' || c == '\r') {
+        if (!newline())
+          return false;
+      } else if (top && c == '}') {
+        brackets_.pop_back();
+        ++pos_;
+        return true;
+      } else if (top && c == ':') {
+        ++pos_;
+        return formatSpec(line, q, triple);
+      } else if (top && c == '!' && pos_ + 1 < end_ && s_[pos_ + 1] != '=') {
+        ++pos_; // a conversion: its letter is lexed as a name
+      } else if (!code(line)) {
+        return false;
+      }
+    }
+  }
+
+  // A format spec, after the field's `:`, through the field's `}`.
+  bool formatSpec(LogicalLine &line, char q, bool triple) {
+    while (true) {
+      if (pos_ >= end_ || s_[pos_] == '\0' || isClosing(q, triple))
+        return fail();
+      char c = s_[pos_];
+      if (c == '}') {
+        brackets_.pop_back();
+        ++pos_;
+        return true;
+      }
+      if (c == '{') {
+        ++pos_;
+        if (!field(line, q, triple))
+          return false;
+      } else if (c == '\\') {
+        if (!escape(true, false))
+          return false;
+      } else if (c == '\n' || c == '\r') {
+        if (!triple || !newline())
+          return fail();
       } else {
         ++pos_;
       }
@@ -341,27 +437,6 @@ bool isAssignment(const Token &t) {
 bool isKeyword(const Token &t, Kw k) { return t.kw == k; }
 bool isOp(const Token &t, std::string_view o) { return t.kind == Tok::Op && t.text == o; }
 
-// Every identifier-like word of an f-string's text: its replacement fields
-// read (and with `:=`, bind) names.
-template <typename F> void wordsOf(std::string_view s, F &&each) {
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (!isIdentByte(c) || (c >= '0' && c <= '9')) {
-      if (isIdentByte(c))
-        while (i < s.size() && isIdentByte(static_cast<unsigned char>(s[i])))
-          ++i; // a number, or a word that starts with a digit
-      else
-        ++i;
-      continue;
-    }
-    size_t b = i;
-    while (i < s.size() && isIdentByte(static_cast<unsigned char>(s[i])))
-      ++i;
-    each(s.substr(b, i - b));
-  }
-}
-
 /// Collects one statement's bindings and trace markers, line by line.
 class StatementScanner {
 public:
@@ -375,8 +450,6 @@ public:
         sawWith_ = true;
       else if (t.kind == Tok::Name && i > 0 && isOp(tokens[i - 1], ".") && isTraceMethod(t.text))
         sawTraceMethod_ = true;
-      else if (t.kind == Tok::String && t.formatted && t.text.find(":=") != std::string_view::npos)
-        wordsOf(t.text, [&](std::string_view w) { bind(nameHash(w), w); });
     }
     s_.holdsTrace = sawWith_ && sawTraceMethod_;
     // Simple statements, split at `;`.
@@ -546,12 +619,9 @@ void namesSpelled(std::string_view text, const SkeletonStatement &s, std::vector
   Lexer lexer(text, s.begin, s.end);
   LogicalLine line;
   while (lexer.next(line))
-    for (const Token &t : line.tokens) {
+    for (const Token &t : line.tokens)
       if (t.kind == Tok::Name)
         out.push_back(nameHash(t.text));
-      else if (t.kind == Tok::String && t.formatted)
-        wordsOf(t.text, [&](std::string_view w) { out.push_back(nameHash(w)); });
-    }
 }
 
 } // namespace ivc

@@ -3,13 +3,14 @@
 // A lexical pass that splits a Python file into its top-level statements and
 // tells, for each, the module-level names it may bind and whether it may hold
 // a trace region, so that the frontend hands tree-sitter only the statements
-// trace regions can reach (Frontend::parseReachable). Every answer
-// over-approximates: a name written where a binding could be counts as
-// bound, and a statement that writes `with` and a trace method's name may
-// hold a trace. When the layout is anything the pass does not follow (a
-// bracket never closed, an unterminated string, a form feed or a lone
-// carriage return, a NUL byte, an indented first line), it gives up and the
-// whole file is parsed.
+// it needs (Frontend::parseReachable, Frontend::parse after an edit). Every
+// answer over-approximates: a name written where a binding could be counts
+// as bound, and a statement that writes `with` and a trace method's name may
+// hold a trace. Strings follow Python 3.12: an f-string's replacement fields
+// are code, whose strings may reuse the f-string's quotes. When the layout is
+// anything the pass does not follow (a bracket never closed, an unterminated
+// string, a form feed or a lone carriage return, a NUL byte, an indented
+// first line), it gives up and the whole file is parsed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_LIB_FRONTEND_SKELETON_H
@@ -53,8 +54,8 @@ Skeleton scanSkeleton(std::string_view text, llvm::ArrayRef<std::string> traceMe
 /// depends on what precedes it); 0 when none does.
 size_t futureImportPrefix(const Skeleton &sk);
 
-/// Appends nameHash() of every name `s` spells, in code or in the text of an
-/// f-string (a superset of the names it reads).
+/// Appends nameHash() of every name `s` spells, in its f-strings' replacement
+/// fields too (a superset of the names it reads).
 void namesSpelled(std::string_view text, const SkeletonStatement &s, std::vector<uint64_t> &out);
 
 /// The hash of an identifier, NFKC-normalized as the lowering normalizes it.
