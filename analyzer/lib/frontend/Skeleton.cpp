@@ -163,35 +163,44 @@ private:
         line.endColumn = end_ - rowStart_;
         return true;
       }
-      char c = s_[pos_];
-      if (c == ' ' || c == '\t' || c == '\f') {
-        ++pos_;
-      } else if (c == '#') {
-        skipComment();
-      } else if (c == '\\') {
-        if (!continuation())
-          return false;
-      } else if (c == '\n' || c == '\r') {
-        if (!newline())
-          return false;
-        if (brackets_.empty()) {
-          line.end = pos_;
-          line.endRow = row_;
-          line.endColumn = 0;
-          return true;
-        }
-      } else if (!code(line)) {
+      Layout l = layout();
+      if (l == Layout::Failed)
         return false;
+      if (l == Layout::LineBreak && brackets_.empty()) {
+        line.end = pos_;
+        line.endRow = row_;
+        line.endColumn = 0;
+        return true;
       }
+      if (l == Layout::None && !code(line))
+        return false;
     }
   }
 
-  // A backslash outside a string only joins lines.
-  bool continuation() {
-    ++pos_;
-    if (pos_ >= end_ || (s_[pos_] != '\n' && s_[pos_] != '\r'))
-      return fail();
-    return newline();
+  enum class Layout { None, Skipped, LineBreak, Failed };
+
+  // Whitespace, a comment, a line continuation or a line break at pos_,
+  // consumed; None when pos_ holds code.
+  Layout layout() {
+    char c = s_[pos_];
+    if (c == ' ' || c == '\t' || c == '\f') {
+      ++pos_;
+      return Layout::Skipped;
+    }
+    if (c == '#') {
+      skipComment();
+      return Layout::Skipped;
+    }
+    if (c == '\\') { // outside a string, a backslash only joins lines
+      ++pos_;
+      bool joins = pos_ < end_ && (s_[pos_] == '\n' || s_[pos_] == '\r');
+      if (!joins)
+        fail();
+      return joins && newline() ? Layout::Skipped : Layout::Failed;
+    }
+    if (c == '\n' || c == '\r')
+      return newline() ? Layout::LineBreak : Layout::Failed;
+    return Layout::None;
   }
 
   // One token of code at pos_: a string, a bracket, a name, a number or an
@@ -346,19 +355,14 @@ private:
     while (true) {
       if (pos_ >= end_)
         return fail();
+      Layout l = layout();
+      if (l == Layout::Failed)
+        return false;
+      if (l != Layout::None)
+        continue;
       char c = s_[pos_];
       bool top = brackets_.size() == level;
-      if (c == ' ' || c == '\t' || c == '\f') {
-        ++pos_;
-      } else if (c == '#') {
-        skipComment();
-      } else if (c == '\\') {
-        if (!continuation())
-          return false;
-      } else if (c == '\n' || c == '\r') {
-        if (!newline())
-          return false;
-      } else if (top && c == '}') {
+      if (top && c == '}') {
         brackets_.pop_back();
         ++pos_;
         return true;
