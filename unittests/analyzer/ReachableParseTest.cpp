@@ -81,7 +81,8 @@ bool comparable(const Pair &p) {
 bool cpythonAccepts(const std::string &text) {
   std::string path = testing::TempDir() + "ivc-reachable-input.py";
   std::ofstream(path, std::ios::binary) << text;
-  std::string cmd = "/usr/bin/python3 -c 'import ast, sys; ast.parse(open(sys.argv[1], \"rb\").read())' " +
+  std::string cmd = "/usr/bin/python3 -c "
+                    "'import ast, sys; ast.parse(open(sys.argv[1], \"rb\").read())' " +
                     path + " 2>/dev/null";
   return std::system(cmd.c_str()) == 0;
 }
@@ -99,6 +100,7 @@ TEST(ReachableParse, KeepsEveryWayOfBindingAName) {
       "h \\\n  = eval",
       "h += eval",
       "for h in [eval]:\n    pass",
+      "for a[0 in a], h in [(1, eval)]:\n    pass",
       "with open('f') as h:\n    pass",
       "with open('f') as (h, k):\n    pass",
       "import os as h",
@@ -108,6 +110,7 @@ TEST(ReachableParse, KeepsEveryWayOfBindingAName) {
       "try:\n    pass\nexcept Exception as h:\n    pass",
       "if (h := eval):\n    pass",
       "print(f'{(h := eval)}')",
+      "print(f'{h:=eval}')", // a format spec to CPython, a `:=` to tree-sitter
       "xs = [(h := eval) for _ in range(1)]",
       "match eval:\n    case h:\n        pass",
       "def set_h():\n    global h\n    h = eval",
@@ -167,7 +170,8 @@ TEST(ReachableParse, FindsTraceRegionsAnywhere) {
   std::string text = "from nnsight import LanguageModel\n"
                      "model = LanguageModel('gpt2')\n"
                      "def unused():\n    pass\n"
-                     "def run():\n    with model.trace('a'):\n        x = model.lm_head.output.save()\n"
+                     "def run():\n    with model.trace('a'):\n"
+                     "        x = model.lm_head.output.save()\n"
                      "class Experiment:\n    def go(self):\n"
                      "        with (\n            model.generate('b') as t,\n        ):\n"
                      "            y = model.lm_head.output.save()\n"
@@ -277,6 +281,27 @@ with model.trace('x'):
   }
 }
 
+// Inputs a red team found where the two analyses differed.
+TEST(ReachableParse, ReadsBindingsAndTracesAsTheLoweringDoes) {
+  Engine engine;
+  auto same = [&](const std::string &text) {
+    SCOPED_TRACE(text);
+    Pair p = analyzeBoth(text, engine);
+    EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+    EXPECT_GT(p.reachable->parsed->skippedBytes, 0u);
+  };
+  // The lowering NFKC-normalizes attribute names: this is a trace.
+  same("from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n"
+       "def unrelated():\n    pass\n"
+       "with model.\xef\xbd\x94race('x'):\n    y = eval(model.lm_head.output)\n");
+  // `1else` is a number and a keyword: the name after `-` is read.
+  same(withBinding("len = eval") + "    n = 0 if 1else-len(out)\n");
+  // `case` is a soft keyword, and a name that can be bound.
+  same("from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n"
+       "def unrelated():\n    pass\ncase = eval\n"
+       "with model.trace('x'):\n    y = case(model.lm_head.output)\n");
+}
+
 TEST(ReachableParse, StarImportsAndFutureImportsAreAlwaysKept) {
   Skeleton sk = scanSkeleton("from __future__ import annotations\nfrom os import *\nx = 1\n"
                              "__builtins__ = {}\n",
@@ -298,7 +323,8 @@ TEST(ReachableParse, RandomEditsGiveWhatTheWholeFileGives) {
                                "\nwith model.trace('y') as tracer:\n    v = helper(1)\n";
   const std::vector<std::string> snippets = {
       "\n", "x", " ", ":", "#", "'", "\n    y = helper(2)", "\nh = eval\n",
-      "\ndef plot(x):\n    return eval(x)\n", "\nplot = h\n", "\nwith model.trace(p):\n    plot(1)\n",
+      "\ndef plot(x):\n    return eval(x)\n", "\nplot = h\n",
+      "\nwith model.trace(p):\n    plot(1)\n",
       "global h\n", "\n@helper\ndef z():\n    pass\n", "import os\n", "\n\n", "f'{(h := exec)}'"};
   std::mt19937 rng(11);
   Engine engine;

@@ -52,10 +52,14 @@ bool atFileStart(TSNode n) {
     Sym s = g.sym(prev);
     if (s == Sym::comment || s == Sym::future_import_statement)
       continue;
-    // Only the first statement of the file may be a docstring.
+    // Only the first statement of the file may be a docstring (comments may
+    // come before it).
+    TSNode before = ts_node_prev_named_sibling(prev);
+    while (!ts_node_is_null(before) && g.sym(before) == Sym::comment)
+      before = ts_node_prev_named_sibling(before);
     bool docstring = s == Sym::expression_statement && ts_node_named_child_count(prev) == 1 &&
                      g.sym(ts_node_named_child(prev, 0)) == Sym::string &&
-                     ts_node_is_null(ts_node_prev_named_sibling(prev));
+                     ts_node_is_null(before);
     if (!docstring)
       return false;
   }

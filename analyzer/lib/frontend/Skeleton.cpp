@@ -263,18 +263,36 @@ private:
     line.tokens.push_back(t);
   }
 
+  // A number as CPython's tokenizer reads one, so that `1else-len(x)` ends
+  // it before `else`: digits and underscores, a fraction, an exponent, a `j`;
+  // or 0x/0o/0b and hex digits.
   void number(LogicalLine &line) {
     uint32_t b = pos_;
-    bool hex = s_.substr(pos_, 2) == "0x" || s_.substr(pos_, 2) == "0X";
-    while (pos_ < end_) {
-      char c = s_[pos_];
-      if (isIdentByte(static_cast<unsigned char>(c)) || c == '.') {
+    auto at = [&](uint32_t i) { return i < end_ ? s_[i] : '\0'; };
+    auto digits = [&](bool hex) {
+      while (std::isdigit(static_cast<unsigned char>(at(pos_))) || at(pos_) == '_' ||
+             (hex && std::isxdigit(static_cast<unsigned char>(at(pos_)))))
         ++pos_;
-      } else if ((c == '+' || c == '-') && !hex && (s_[pos_ - 1] == 'e' || s_[pos_ - 1] == 'E')) {
+    };
+    if (at(pos_) == '0' && at(pos_ + 1) && std::strchr("xXoObB", at(pos_ + 1))) {
+      pos_ += 2;
+      digits(true);
+    } else {
+      digits(false);
+      if (at(pos_) == '.') {
         ++pos_;
-      } else {
-        break;
+        digits(false);
       }
+      char sign = at(pos_ + 1);
+      uint32_t exponentDigit = pos_ + ((sign == '+' || sign == '-') ? 2 : 1);
+      bool exponent = (at(pos_) == 'e' || at(pos_) == 'E') &&
+                      std::isdigit(static_cast<unsigned char>(at(exponentDigit)));
+      if (exponent) {
+        pos_ = exponentDigit;
+        digits(false);
+      }
+      if (at(pos_) == 'j' || at(pos_) == 'J')
+        ++pos_;
     }
     push(line, Tok::Number, b, pos_);
   }
@@ -367,6 +385,10 @@ private:
         ++pos_;
         return true;
       } else if (top && c == ':') {
+        // `{x:=10}` is x formatted with `=10`; tree-sitter reads a `:=`
+        // there, so it counts as one: bindings are over-approximated.
+        if (pos_ + 1 < end_ && s_[pos_ + 1] == '=')
+          push(line, Tok::Op, pos_, pos_ + 2);
         ++pos_;
         return formatSpec(line, q, triple);
       } else if (top && c == '!' && pos_ + 1 < end_ && s_[pos_ + 1] != '=') {
@@ -467,8 +489,10 @@ public:
 
 private:
   bool isTraceMethod(std::string_view name) const {
+    std::string normalized = isAscii(name) ? std::string() : normalizeIdentifier(name);
+    std::string_view n = normalized.empty() ? name : normalized; // `model.ｔrace`
     for (const std::string &m : traceMethods_)
-      if (m == name)
+      if (m == n)
         return true;
     return false;
   }
@@ -485,10 +509,14 @@ private:
       s_.binds.push_back(hash);
   }
 
-  // Names after `t[i]` up to the end, or (with `until`) to that keyword.
+  // Names after `t[i]` up to the end, or (with `until`) to that keyword at
+  // t[i]'s depth: `for a[k in d], x in pairs` binds x.
   void bindFollowing(llvm::ArrayRef<Token> t, size_t i, Kw until = Kw::None) {
-    for (size_t j = i + 1; j < t.size() && !(until != Kw::None && isKeyword(t[j], until)); ++j)
+    for (size_t j = i + 1; j < t.size(); ++j) {
+      if (until != Kw::None && isKeyword(t[j], until) && t[j].depth == t[i].depth)
+        return;
       bind(t[j]);
+    }
   }
 
   void segment(llvm::ArrayRef<Token> t) {
@@ -498,7 +526,8 @@ private:
       // A definition binds its name, what it declares global, and what a
       // `:=` in a decorator or a default value binds.
       for (size_t i = 0; i < t.size(); ++i) {
-        if ((isKeyword(t[i], Kw::Def) || isKeyword(t[i], Kw::Class)) && !named_ && i + 1 < t.size()) {
+        bool header = isKeyword(t[i], Kw::Def) || isKeyword(t[i], Kw::Class);
+        if (header && !named_ && i + 1 < t.size()) {
           named_ = true;
           bind(t[i + 1]);
         } else if (isKeyword(t[i], Kw::Global)) {
@@ -509,10 +538,8 @@ private:
       }
       return;
     }
-    if (t[0].kind == Tok::Name && t[0].text == "case") {
-      bindFollowing(t, 0); // capture patterns
-      return;
-    }
+    if (t[0].kind == Tok::Name && t[0].text == "case")
+      bindFollowing(t, 0); // a case's capture patterns (and then, `case = eval`)
     if (t.size() >= 2 && t[0].kind == Tok::Name && isOp(t[1], ":"))
       bind(t[0]); // an annotated name
     if (isKeyword(t[0], Kw::From) && t.size() >= 2 && t[1].text == "__future__")
