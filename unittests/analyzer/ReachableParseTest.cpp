@@ -296,6 +296,10 @@ TEST(ReachableParse, ReadsBindingsAndTracesAsTheLoweringDoes) {
        "with model.\xef\xbd\x94race('x'):\n    y = eval(model.lm_head.output)\n");
   // `1else` is a number and a keyword: the name after `-` is read.
   same(withBinding("len = eval") + "    n = 0 if 1else-len(out)\n");
+  // A format spec to CPython, code to tree-sitter: `len` is read.
+  same(withBinding("len = eval") + "    s = f'{h:=len}'\n");
+  // A trailing comment of a trace's body is in its block.
+  same(withBinding("h = print") + "    # more layers\n\n");
   // `case` is a soft keyword, and a name that can be bound.
   same("from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n"
        "def unrelated():\n    pass\ncase = eval\n"

@@ -35,7 +35,6 @@ struct LogicalLine {
   std::vector<Token> tokens; // never empty
   uint32_t begin = 0, row = 0; // its first physical line
   bool indented = false;
-  uint32_t end = 0, endRow = 0, endColumn = 0; // past its last physical line
 };
 
 bool isIdentByte(unsigned char c) {
@@ -99,6 +98,9 @@ public:
       : s_(text), pos_(begin), end_(end), rowStart_(begin) {}
 
   bool failed() const { return failed_; }
+  /// Where the lexer is: its row, and its byte column in that row.
+  uint32_t row() const { return row_; }
+  uint32_t column() const { return pos_ - rowStart_; }
 
   /// The next logical line; false at the end or when the lexer fails.
   bool next(LogicalLine &line) {
@@ -155,23 +157,13 @@ private:
   bool tokens(LogicalLine &line) {
     brackets_.clear();
     while (true) {
-      if (pos_ >= end_) {
-        if (!brackets_.empty())
-          return fail();
-        line.end = end_;
-        line.endRow = row_;
-        line.endColumn = end_ - rowStart_;
-        return true;
-      }
+      if (pos_ >= end_)
+        return brackets_.empty() || fail();
       Layout l = layout();
       if (l == Layout::Failed)
         return false;
-      if (l == Layout::LineBreak && brackets_.empty()) {
-        line.end = pos_;
-        line.endRow = row_;
-        line.endColumn = 0;
+      if (l == Layout::LineBreak && brackets_.empty())
         return true;
-      }
       if (l == Layout::None && !code(line))
         return false;
     }
@@ -399,7 +391,8 @@ private:
     }
   }
 
-  // A format spec, after the field's `:`, through the field's `}`.
+  // A format spec, after the field's `:`, through the field's `}`. Its words
+  // count as names read: tree-sitter reads `{h:=len}` as code.
   bool formatSpec(LogicalLine &line, char q, bool triple) {
     while (true) {
       if (pos_ >= end_ || s_[pos_] == '\0' || isClosing(q, triple))
@@ -420,6 +413,11 @@ private:
       } else if (c == '\n' || c == '\r') {
         if (!triple || !newline())
           return fail();
+      } else if (isIdentByte(static_cast<unsigned char>(c)) && !std::isdigit(c)) {
+        uint32_t b = pos_;
+        while (pos_ < end_ && isIdentByte(static_cast<unsigned char>(s_[pos_])))
+          ++pos_;
+        push(line, Tok::Name, b, pos_);
       } else {
         ++pos_;
       }
@@ -584,6 +582,12 @@ private:
   bool sawWith_ = false, sawTraceMethod_ = false;
 };
 
+void endAt(SkeletonStatement &s, uint32_t offset, uint32_t row, uint32_t column) {
+  s.end = offset;
+  s.endRow = row;
+  s.endColumn = column;
+}
+
 bool startsDefinition(const std::vector<Token> &t) {
   if (t.empty())
     return false;
@@ -620,6 +624,8 @@ Skeleton scanSkeleton(std::string_view text, llvm::ArrayRef<std::string> traceMe
     if (!continues) {
       if (line.indented)
         return sk; // an indented first line
+      if (!sk.statements.empty())
+        endAt(sk.statements.back(), line.begin, line.row, 0);
       SkeletonStatement &s = sk.statements.emplace_back();
       s.begin = line.begin;
       s.row = line.row;
@@ -627,13 +633,11 @@ Skeleton scanSkeleton(std::string_view text, llvm::ArrayRef<std::string> traceMe
     }
     if (!line.indented)
       decoratorsOnly = !line.tokens.empty() && isOp(line.tokens[0], "@");
-    SkeletonStatement &s = sk.statements.back();
     scanner->line(line.tokens);
-    s.end = line.end;
-    s.codeEnd = line.tokens.back().end;
-    s.endRow = line.endRow;
-    s.endColumn = line.endColumn;
+    sk.statements.back().codeEnd = line.tokens.back().end;
   }
+  if (!sk.statements.empty())
+    endAt(sk.statements.back(), uint32_t(text.size()), lexer.row(), lexer.column());
   sk.complete = !lexer.failed();
   return sk;
 }

@@ -27,8 +27,10 @@
 namespace ivc {
 
 struct SkeletonStatement {
-  /// Bytes from the start of its first line (column 0) to just past its last
-  /// line's newline, and the rows and column of both ends.
+  /// Bytes from the start of its first line (column 0) to the start of the
+  /// next statement (its trailing blank and comment lines are its own, as
+  /// tree-sitter may put a trailing comment in its block), and the rows and
+  /// column of both ends.
   uint32_t begin = 0, end = 0;
   uint32_t row = 0, endRow = 0, endColumn = 0;
   /// Just past its last token: where tree-sitter's node for it ends.
