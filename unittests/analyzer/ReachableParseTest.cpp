@@ -220,7 +220,11 @@ TEST(ReachableParse, SyntaxErrorsInKeptCodeParseTheWholeFile) {
 
 TEST(ReachableParse, GivesUpOnLayoutItDoesNotFollow) {
   const char *layouts[] = {"\f", "x = 'open\n", "x = '''open\n", "x = (1,\n", "x = 1)\n",
-                           "x = 1 \\ 2\n", "x = 1\ry = 2\n", "  x = 1\n"};
+                           "x = 1 \\ 2\n", "x = 1\ry = 2\n", "  x = 1\n",
+                           // CPython counts the indentation of the line a
+                           // leading continuation joins
+                           "if x:\n    y = 1\n\\\n    eval(y)\n", "\\\n\nx = 1\n",
+                           "def f():\n    \\\n\n    return 1\n"};
   for (const char *l : layouts) {
     std::string text = std::string(l) + withBinding("h = print");
     SCOPED_TRACE(text);
@@ -228,6 +232,15 @@ TEST(ReachableParse, GivesUpOnLayoutItDoesNotFollow) {
     EXPECT_FALSE(sk.complete);
   }
   EXPECT_TRUE(scanSkeleton(withBinding("h = print"), {"trace"}).complete);
+
+  // The `eval` line is in the trace's body.
+  Engine engine;
+  Pair p = analyzeBoth("from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n"
+                       "with model.trace('x'):\n    y = model.lm_head.output.save()\n"
+                       "\\\n    eval('1')\ndef unrelated():\n    pass\n",
+                       engine);
+  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  EXPECT_EQ(p.reachable->facts[0][0].tier, Tier::Reject);
 }
 
 TEST(ReachableParse, KeepsWhatPrecedesAFutureImport) {

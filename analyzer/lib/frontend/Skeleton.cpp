@@ -111,6 +111,8 @@ public:
         ++pos_;
       if (pos_ < end_ && s_[pos_] == '\f')
         return fail(); // CPython resets the indentation there
+      if (pos_ < end_ && s_[pos_] == '\\')
+        return fail(); // CPython counts the joined line's indentation too
       if (pos_ >= end_ || s_[pos_] == '#' || s_[pos_] == '\n' || s_[pos_] == '\r') {
         skipComment();
         if (!newline())
@@ -619,6 +621,8 @@ Skeleton scanSkeleton(std::string_view text, llvm::ArrayRef<std::string> traceMe
   std::optional<StatementScanner> scanner;
   bool decoratorsOnly = false; // the statement so far is decorators
   while (lexer.next(line)) {
+    if (line.tokens.empty())
+      return sk; // a logical line always starts with a token; never trust it blindly
     bool continues = !sk.statements.empty() &&
                      (line.indented || continuesCompound(line.tokens) || decoratorsOnly);
     if (!continues) {

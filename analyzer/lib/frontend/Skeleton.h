@@ -9,8 +9,9 @@
 // hold a trace. Strings follow Python 3.12: an f-string's replacement fields
 // are code, whose strings may reuse the f-string's quotes. When the layout is
 // anything the pass does not follow (a bracket never closed, an unterminated
-// string, a form feed or a lone carriage return, a NUL byte, an indented
-// first line), it gives up and the whole file is parsed.
+// string, a form feed or a lone carriage return, a NUL byte, a line that
+// starts with a backslash continuation, an indented first line), it gives up
+// and the whole file is parsed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_LIB_FRONTEND_SKELETON_H
