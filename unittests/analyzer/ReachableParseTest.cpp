@@ -31,6 +31,13 @@ Pair analyzeBoth(const std::string &text, Engine &engine) {
   return p;
 }
 
+// Analyzes `text` both ways and expects the two analyses to agree.
+Pair analyzeAgreeing(const std::string &text, Engine &engine) {
+  Pair p = analyzeBoth(text, engine);
+  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  return p;
+}
+
 // The first line of each top-level statement the analysis lowered (1-based).
 std::vector<uint32_t> parsedLines(const Analysis &a) {
   std::vector<uint32_t> lines;
@@ -129,8 +136,7 @@ TEST(ReachableParse, KeepsEveryWayOfBindingAName) {
   for (const char *b : bindings) {
     std::string text = withBinding(b);
     SCOPED_TRACE(text);
-    Pair p = analyzeBoth(text, engine);
-    EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+    Pair p = analyzeAgreeing(text, engine);
     EXPECT_TRUE(parsedLine(*p.reachable, 8)) << "the binding was skipped";
     EXPECT_FALSE(parsedLine(*p.reachable, 5)) << "the unrelated definition was parsed";
     EXPECT_GT(p.reachable->parsed->skippedBytes, 0u);
@@ -147,8 +153,7 @@ TEST(ReachableParse, FollowsNamesTransitively) {
                      "if __name__ == '__main__':\n    plot(model)\n"
                      "with model.trace('x'):\n    alias(model.lm_head.output)\n";
   Engine engine;
-  Pair p = analyzeBoth(text, engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  Pair p = analyzeAgreeing(text, engine);
   EXPECT_EQ(parsedLines(*p.reachable), (std::vector<uint32_t>{1, 2, 3, 5, 7, 12}));
   EXPECT_EQ(p.reachable->facts[0][0].tier, Tier::Reject);
 }
@@ -161,8 +166,7 @@ TEST(ReachableParse, FollowsNamesReadInsideFStrings) {
                      "with model.trace('x'):\n"
                      "    msg = f\"{show(model.lm_head.output)!r:>{10}}\"\n";
   Engine engine;
-  Pair p = analyzeBoth(text, engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  Pair p = analyzeAgreeing(text, engine);
   EXPECT_EQ(parsedLines(*p.reachable), (std::vector<uint32_t>{1, 2, 3, 7}));
 }
 
@@ -177,8 +181,7 @@ TEST(ReachableParse, FindsTraceRegionsAnywhere) {
                      "            y = model.lm_head.output.save()\n"
                      "async def later():\n    async with model.trace('c'):\n        pass\n";
   Engine engine;
-  Pair p = analyzeBoth(text, engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  Pair p = analyzeAgreeing(text, engine);
   EXPECT_EQ(p.reachable->parsed->traces.size(), p.whole->parsed->traces.size());
   EXPECT_FALSE(parsedLine(*p.reachable, 3));
 }
@@ -191,8 +194,7 @@ TEST(ReachableParse, StringsAndCommentsDoNotSplitStatements) {
                      "def unused():\n    pass\n"
                      "with model.trace('x'):\n    out = DOC + NOTE\n";
   Engine engine;
-  Pair p = analyzeBoth(text, engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  Pair p = analyzeAgreeing(text, engine);
   EXPECT_EQ(parsedLines(*p.reachable), (std::vector<uint32_t>{1, 2, 3, 7, 11}));
 }
 
@@ -208,13 +210,11 @@ TEST(ReachableParse, SyntaxErrorsInSkippedCodeAreNotReported) {
 TEST(ReachableParse, SyntaxErrorsInKeptCodeParseTheWholeFile) {
   std::string text = withBinding("h = (print,") + "\ndef broken(:\n    pass\n";
   Engine engine;
-  Pair p = analyzeBoth(text, engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  Pair p = analyzeAgreeing(text, engine);
   EXPECT_EQ(p.reachable->parsed->skippedBytes, 0u);
   // A kept statement that tree-sitter rejects although the skeleton does not.
   text = withBinding("h = print +") + "\ndef broken(:\n    pass\n";
-  p = analyzeBoth(text, engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  p = analyzeAgreeing(text, engine);
   EXPECT_EQ(p.reachable->parsed->skippedBytes, 0u);
 }
 
@@ -235,11 +235,9 @@ TEST(ReachableParse, GivesUpOnLayoutItDoesNotFollow) {
 
   // The `eval` line is in the trace's body.
   Engine engine;
-  Pair p = analyzeBoth("from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n"
+  Pair p = analyzeAgreeing("from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n"
                        "with model.trace('x'):\n    y = model.lm_head.output.save()\n"
-                       "\\\n    eval('1')\ndef unrelated():\n    pass\n",
-                       engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+                       "\\\n    eval('1')\ndef unrelated():\n    pass\n", engine);
   EXPECT_EQ(p.reachable->facts[0][0].tier, Tier::Reject);
 }
 
@@ -247,8 +245,7 @@ TEST(ReachableParse, KeepsWhatPrecedesAFutureImport) {
   std::string text = "import torch\ndef unused():\n    pass\nfrom __future__ import division\n"
                      "def later():\n    pass\n";
   Engine engine;
-  Pair p = analyzeBoth(text, engine);
-  EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+  Pair p = analyzeAgreeing(text, engine);
   EXPECT_TRUE(p.reachable->hasErrors()); // misplaced: after `import torch`
   EXPECT_EQ(parsedLines(*p.reachable), (std::vector<uint32_t>{1, 2, 4}));
 }
@@ -299,8 +296,7 @@ TEST(ReachableParse, ReadsBindingsAndTracesAsTheLoweringDoes) {
   Engine engine;
   auto same = [&](const std::string &text) {
     SCOPED_TRACE(text);
-    Pair p = analyzeBoth(text, engine);
-    EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+    Pair p = analyzeAgreeing(text, engine);
     EXPECT_GT(p.reachable->parsed->skippedBytes, 0u);
   };
   // The lowering NFKC-normalizes attribute names: this is a trace.
