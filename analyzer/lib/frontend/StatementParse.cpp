@@ -64,7 +64,9 @@ std::unique_ptr<ParsedFile> Frontend::parseStatements(std::shared_ptr<const Sour
   if (ranges.empty()) {
     file->tree = parseTree(std::string_view());
   } else {
-    ts_parser_set_included_ranges(parser_, ranges.data(), uint32_t(ranges.size()));
+    // tree-sitter refuses ranges out of order, and would then parse it all.
+    if (!ts_parser_set_included_ranges(parser_, ranges.data(), uint32_t(ranges.size())))
+      return nullptr;
     file->tree = parseTree(file->source->text());
     ts_parser_set_included_ranges(parser_, nullptr, 0);
   }

@@ -16,8 +16,8 @@
 #include "ivc/resolve/Manifest.h"
 
 #include <atomic>
-#include <unordered_map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace ivc {
