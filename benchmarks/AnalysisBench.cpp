@@ -137,13 +137,15 @@ int main(int argc, char **argv) {
   std::printf("analysis / bare parse: %.2fx (goal: <= 1.5x)\n", t[1] / t[0]);
   if (cpython > 0)
     std::printf("CPython parse+walk / analysis: %.2fx (goal: >= 5x)\n", cpython / t[1]);
-  auto perMediator = [&](const char *what, double resolve, double passes) {
-    std::printf("resolution + classification%s: %.2f us per mediator (goal: < 10 us): "
+  // The goal is for `ivc check`; analyzing every statement (the language
+  // server's first analysis of a document) is shown next to it.
+  auto perMediator = [&](const char *what, double resolve, double passes, const char *goal) {
+    std::printf("resolution + classification%s: %.2f us per mediator%s: "
                 "resolution %.2f us, passes %.2f us\n",
-                what, (resolve + passes) / double(mediators) * 1e6,
+                what, (resolve + passes) / double(mediators) * 1e6, goal,
                 resolve / double(mediators) * 1e6, passes / double(mediators) * 1e6);
   };
-  perMediator("", resolve, passes);
-  perMediator(" (every statement)", wholeResolve, wholePasses);
+  perMediator("", resolve, passes, " (goal: < 10 us)");
+  perMediator(" (every statement)", wholeResolve, wholePasses, "");
   return 0;
 }
