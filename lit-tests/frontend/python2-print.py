@@ -4,3 +4,4 @@ print "hello"
 # CHECK: python2-print.py:3:1: error: missing parentheses in call to 'print'; Python 3 has no print statement [IVC001]
 # CHECK-NEXT: print "hello"
 # CHECK-NEXT: ^~~~~~~~~~~~~
+# CHECK-NOT: error

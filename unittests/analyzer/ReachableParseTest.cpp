@@ -130,6 +130,8 @@ TEST(ReachableParse, KeepsEveryWayOfBindingAName) {
       "if True:\n    def h():\n        return eval",
       "if False:\n    pass\nelse:\n    h = eval",
       "del h",
+      "type h = eval",
+      "type h[T: eval] = T",
       "\xef\xbd\x88 = eval", // a fullwidth h, the same name after NFKC
   };
   Engine engine;

@@ -60,14 +60,31 @@ Op *Lowering::opaque(TSNode n) {
   Nesting nesting(*this);
   if (nesting.tooDeep())
     return tooDeep(n);
-  // Keep the expressions inside an unmodeled construct visible to the passes.
+  llvm::SmallVector<Op *, 4> operands;
+  opaqueOperands(n, operands);
+  return emit(OpKind::Opaque, rangeOf(n), operands, ts_node_type(n));
+}
+
+// Every expression inside an unmodeled construct, however deep in other
+// unmodeled nodes, stays visible to the passes.
+void Lowering::opaqueOperands(TSNode n, llvm::SmallVectorImpl<Op *> &out) {
+  Nesting nesting(*this);
+  if (nesting.tooDeep()) {
+    out.push_back(tooDeep(n));
+    return;
+  }
   Children cs;
   children(n, cs);
-  llvm::SmallVector<Op *, 4> operands;
-  for (const Child &c : cs)
-    if (c.named && (isExpression(c.sym) || c.sym == Sym::ERROR))
-      operands.push_back(c.sym == Sym::ERROR ? opaque(c.node) : expr(c.node));
-  return emit(OpKind::Opaque, rangeOf(n), operands, ts_node_type(n));
+  for (const Child &c : cs) {
+    if (!c.named || c.sym == Sym::comment)
+      continue;
+    if (isExpression(c.sym))
+      out.push_back(expr(c.node));
+    else if (c.sym == Sym::ERROR)
+      out.push_back(opaque(c.node));
+    else
+      opaqueOperands(c.node, out);
+  }
 }
 
 void Lowering::callArguments(TSNode args, llvm::SmallVectorImpl<Op *> &out) {

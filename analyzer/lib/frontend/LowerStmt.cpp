@@ -74,6 +74,24 @@ bool hasToken(const Lowering::Children &cs, std::string_view token) {
 }
 } // namespace
 
+// The grammar reads `print >> f, a` as Python 2's print statement, but it is
+// valid Python 3 too: the tuple `(print >> f, a)`, a shift of the builtin that
+// fails only when it runs.
+Op *Lowering::printChevron(const Children &cs) {
+  TSNode keyword = cs[0].node, chevron = cs[1].node;
+  Op *print = emit(OpKind::Name, rangeOf(keyword), {}, identifier(keyword));
+  print->ctx = Ctx::Load;
+  Op *shift = emit(OpKind::BinaryOp, span(keyword, chevron),
+                   {print, expr(ts_node_named_child(chevron, 0))}, ">>");
+  llvm::SmallVector<Op *, 4> elts{shift};
+  for (size_t i = 2; i < cs.size(); ++i)
+    if (cs[i].named)
+      elts.push_back(expr(cs[i].node));
+  if (elts.size() == 1 && !hasToken(cs, ","))
+    return shift;
+  return emit(OpKind::Tuple, span(keyword, cs.back().node), elts);
+}
+
 void Lowering::lowerStatement(TSNode n) {
   Nesting nesting(*this);
   if (nesting.tooDeep()) {
@@ -508,6 +526,11 @@ void Lowering::lowerStatement(TSNode n) {
     emit(OpKind::Continue, range, {});
     return;
   case Sym::print_statement:
+    if (cs.size() > 1 && cs[1].sym == Sym::chevron) {
+      emit(OpKind::ExprStmt, range, {printChevron(cs)});
+      return;
+    }
+    [[fallthrough]];
   case Sym::exec_statement: {
     std::string_view kw = sym(n) == Sym::print_statement ? "print" : "exec";
     // `print(a b)` also parses as a print statement; its ERROR explains it.

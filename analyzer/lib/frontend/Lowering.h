@@ -81,6 +81,8 @@ public:
   void lowerBlockInto(TSNode block); // the statements of a block or module
   void lowerStatement(TSNode n);
   ir::Op *lowerBody(ir::Op *owner, ir::Region &region, ir::RegionKind kind, TSNode block);
+  /// `print >> f, a`: the expression Python 3 reads in it.
+  ir::Op *printChevron(const Children &cs);
 
   // --- expressions (LowerExpr.cpp) -------------------------------------
   ir::Op *expr(TSNode n, ir::Ctx ctx = ir::Ctx::Load);
@@ -90,6 +92,7 @@ public:
   void callArguments(TSNode argumentList, llvm::SmallVectorImpl<ir::Op *> &out);
   void parameters(TSNode params, llvm::SmallVectorImpl<ir::Op *> &out);
   ir::Op *opaque(TSNode n);
+  void opaqueOperands(TSNode n, llvm::SmallVectorImpl<ir::Op *> &out);
 
   /// Expressions, patterns and statements nested deeper than MaxNesting are
   /// not lowered: every later stage walks the IR recursively, and so would

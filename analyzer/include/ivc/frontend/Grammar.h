@@ -42,6 +42,7 @@ namespace ivc {
   X(pass_statement, "pass_statement") X(break_statement, "break_statement")                        \
   X(continue_statement, "continue_statement") X(print_statement, "print_statement")                \
   X(exec_statement, "exec_statement") X(type_alias_statement, "type_alias_statement")              \
+  X(chevron, "chevron")                                                                            \
   X(identifier, "identifier") X(integer, "integer") X(float_, "float") X(true_, "true")            \
   X(false_, "false") X(none, "none") X(ellipsis, "ellipsis") X(string, "string")                   \
   X(concatenated_string, "concatenated_string") X(string_start, "string_start")                    \
