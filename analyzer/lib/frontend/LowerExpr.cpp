@@ -60,6 +60,8 @@ Op *Lowering::opaque(TSNode n) {
   Nesting nesting(*this);
   if (nesting.tooDeep())
     return tooDeep(n);
+  if (sym(n) == Sym::ERROR)
+    loweredErrors_.insert(n.id);
   llvm::SmallVector<Op *, 4> operands;
   opaqueOperands(n, operands);
   return emit(OpKind::Opaque, rangeOf(n), operands, ts_node_type(n));
@@ -78,7 +80,7 @@ void Lowering::opaqueOperands(TSNode n, llvm::SmallVectorImpl<Op *> &out) {
   for (const Child &c : cs) {
     if (!c.named || c.sym == Sym::comment)
       continue;
-    if (isExpression(c.sym))
+    if (isExpression(c.sym) || c.sym == Sym::type)
       out.push_back(expr(c.node));
     else if (c.sym == Sym::ERROR)
       out.push_back(opaque(c.node));
@@ -350,10 +352,13 @@ Op *Lowering::expr(TSNode n, Ctx ctx) {
     return op;
   }
   case Sym::parenthesized_expression: {
+    // One expression, but error recovery may leave more inside.
+    TSNode inner{};
+    size_t named = 0;
     for (const Child &c : cs)
-      if (c.named)
-        return exprList(c.node, ctx);
-    return opaque(n);
+      if (c.named && c.sym != Sym::comment && named++ == 0)
+        inner = c.node;
+    return named == 1 ? exprList(inner, ctx) : opaque(n);
   }
   case Sym::list:
   case Sym::tuple:
@@ -473,19 +478,87 @@ Op *Lowering::expr(TSNode n, Ctx ctx) {
     }
     return emit(from ? OpKind::YieldFrom : OpKind::Yield, range, {v});
   }
-  case Sym::type: {
-    // An annotation: an expression in a wrapper node.
-    for (const Child &c : cs)
-      if (c.named && isExpression(c.sym))
-        return expr(c.node);
-    return opaque(n);
-  }
+  case Sym::type:
+    return typeExpr(n);
   case Sym::keyword_argument: { // only valid in calls; lower it anyway
     Op *value = expr(fieldChild(cs, Field::value));
     return emit(OpKind::Keyword, range, {value}, identifier(fieldChild(cs, Field::name)));
   }
   default:
     return opaque(n);
+  }
+}
+
+// A `type` node (an annotation, a type alias's value, a type parameter) as
+// the expression Python evaluates: `list[int]` subscripts `list`, `A | B`
+// is an `|`, `a.B` an attribute. Type parameter declarations (`T: bound`,
+// `*Ts`) declare rather than evaluate, and stay opaque.
+Op *Lowering::typeExpr(TSNode n) {
+  Nesting nesting(*this);
+  if (nesting.tooDeep())
+    return tooDeep(n);
+  Children cs;
+  children(n, cs);
+  llvm::SmallVector<TSNode, 2> parts; // the named children
+  for (const Child &c : cs)
+    if (c.named && c.sym != Sym::comment)
+      parts.push_back(c.node);
+  SourceRange range = rangeOf(n);
+  switch (sym(n)) {
+  case Sym::type:
+    if (parts.size() == 1)
+      return isExpression(sym(parts[0])) ? expr(parts[0]) : typeExpr(parts[0]);
+    break;
+  case Sym::generic_type:
+    if (parts.size() == 2 && sym(parts[0]) == Sym::identifier &&
+        sym(parts[1]) == Sym::type_parameter) {
+      Op *object = emit(OpKind::Name, rangeOf(parts[0]), {}, identifier(parts[0]));
+      Children ps;
+      children(parts[1], ps);
+      llvm::SmallVector<Op *, 2> elts;
+      llvm::SmallVector<TSNode, 2> nodes;
+      bool comma = false;
+      for (const Child &p : ps) {
+        comma |= !p.named && text(p.node) == ",";
+        if (p.named && p.sym != Sym::comment) {
+          elts.push_back(p.sym == Sym::type ? typeExpr(p.node) : opaque(p.node));
+          nodes.push_back(p.node);
+        }
+      }
+      Op *index = elts.size() == 1 && !comma ? elts[0]
+                  : nodes.empty()            ? emit(OpKind::Tuple, rangeOf(parts[1]), {})
+                                  : emit(OpKind::Tuple, span(nodes.front(), nodes.back()), elts);
+      return emit(OpKind::Subscript, range, {object, index});
+    }
+    break;
+  case Sym::union_type:
+    if (parts.size() == 2)
+      return emit(OpKind::BinaryOp, range, {typeExpr(parts[0]), typeExpr(parts[1])}, "|");
+    break;
+  case Sym::member_type:
+    if (parts.size() == 2 && sym(parts[1]) == Sym::identifier)
+      return emit(OpKind::Attribute, range, {typeExpr(parts[0])}, identifier(parts[1]));
+    break;
+  default:
+    break;
+  }
+  return opaque(n);
+}
+
+void Lowering::typeParameterBounds(TSNode list, llvm::SmallVectorImpl<Op *> &out) {
+  Children ps;
+  children(list, ps);
+  for (const Child &p : ps) {
+    if (!p.named || p.sym == Sym::comment)
+      continue;
+    TSNode form = p.sym == Sym::type ? ts_node_named_child(p.node, 0) : p.node;
+    Sym s = ts_node_is_null(form) ? Sym::Other : sym(form);
+    if (s == Sym::identifier || s == Sym::splat_type) // `T`, `*Ts`, `**P`
+      continue;
+    if (s == Sym::constrained_type && ts_node_named_child_count(form) == 2) // `T: bound`
+      out.push_back(typeExpr(ts_node_named_child(form, 1)));
+    else
+      out.push_back(p.sym == Sym::type ? typeExpr(p.node) : opaque(p.node));
   }
 }
 

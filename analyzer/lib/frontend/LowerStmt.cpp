@@ -81,8 +81,10 @@ Op *Lowering::printChevron(const Children &cs) {
   TSNode keyword = cs[0].node, chevron = cs[1].node;
   Op *print = emit(OpKind::Name, rangeOf(keyword), {}, identifier(keyword));
   print->ctx = Ctx::Load;
-  Op *shift = emit(OpKind::BinaryOp, span(keyword, chevron),
-                   {print, expr(ts_node_named_child(chevron, 0))}, ">>");
+  // One operand, but error recovery may leave more.
+  Op *target = ts_node_named_child_count(chevron) == 1 ? expr(ts_node_named_child(chevron, 0))
+                                                        : opaque(chevron);
+  Op *shift = emit(OpKind::BinaryOp, span(keyword, chevron), {print, target}, ">>");
   llvm::SmallVector<Op *, 4> elts{shift};
   for (size_t i = 2; i < cs.size(); ++i)
     if (cs[i].named)
@@ -116,6 +118,42 @@ void Lowering::lowerStatement(TSNode n) {
         opaque(c.node);
     }
   }
+  lowerStatementNode(n, cs, range);
+  if (ts_node_has_error(n))
+    strayErrors(n);
+}
+
+void Lowering::strayErrors(TSNode n) {
+  llvm::SmallVector<TSNode, 16> work{n};
+  while (!work.empty()) {
+    TSNode m = work.pop_back_val();
+    for (uint32_t i = 0, count = ts_node_child_count(m); i < count; ++i) {
+      TSNode c = ts_node_child(m, i);
+      if (!ts_node_has_error(c))
+        continue;
+      if (sym(c) == Sym::ERROR && !loweredErrors_.contains(c.id))
+        opaque(c);
+      // Into bodies too: a statement lowered as opaque did not lower its
+      // body's statements one by one.
+      work.push_back(c);
+    }
+  }
+}
+
+// `E as e`, as the grammar wraps an exception type and the name it binds.
+void Lowering::splitAsPattern(TSNode pattern, TSNode &value, TSNode &alias) {
+  Children cs;
+  children(pattern, cs);
+  value = alias = TSNode{};
+  for (const Child &c : cs) {
+    if (c.field == Field::alias)
+      alias = c.node;
+    else if (c.named && c.sym != Sym::ERROR && c.sym != Sym::comment && ts_node_is_null(value))
+      value = c.node;
+  }
+}
+
+void Lowering::lowerStatementNode(TSNode n, const Children &cs, SourceRange range) {
   switch (sym(n)) {
   case Sym::expression_statement: {
     llvm::SmallVector<TSNode, 4> parts;
@@ -161,11 +199,24 @@ void Lowering::lowerStatement(TSNode n) {
       }
       break;
     }
-    if (!ts_node_is_null(annotation)) {
+    if (!ts_node_is_null(annotation) && targets.size() == 1) {
       Op *v = optionalExpr(value);
       Op *ann = expr(annotation);
       Op *target = exprList(targets[0], Ctx::Store);
       emit(OpKind::AnnAssign, range, {target, ann, v});
+      return;
+    }
+    if (!ts_node_is_null(annotation)) {
+      // `x = a: T`, which tree-sitter accepts; CPython points at the ':'.
+      TSNode colon = ts_node_prev_sibling(annotation);
+      error(DiagId::SyntaxError, rangeOf(ts_node_is_null(colon) ? annotation : colon),
+            {"invalid syntax"});
+      llvm::SmallVector<Op *, 4> operands;
+      for (TSNode t : targets)
+        operands.push_back(exprList(t));
+      operands.push_back(expr(annotation));
+      operands.push_back(optionalExpr(value));
+      emit(OpKind::Opaque, range, operands, "assignment");
       return;
     }
     Op *v = exprList(value);
@@ -268,29 +319,40 @@ void Lowering::lowerStatement(TSNode n) {
     for (TSNode h : handlers) {
       Children hcs;
       children(h, hcs);
-      TSNode typeNode{}, nameNode{}, block{};
+      TSNode value{}, alias{}, block{};
+      bool comma = false;
       for (const Child &c : hcs) {
         if (c.sym == Sym::block)
           block = c.node;
         else if (c.field == Field::alias)
-          nameNode = c.node;
-        else if (c.named && ts_node_is_null(typeNode))
-          typeNode = c.node;
+          alias = c.node;
+        else if (!c.named)
+          comma |= text(c.node) == ",";
+        else if (c.sym != Sym::ERROR && c.sym != Sym::comment && ts_node_is_null(value))
+          value = c.node; // an ERROR beside it is lowered by strayErrors
       }
       openBlock();
+      TSNode nameNode{};
       Op *type = nullptr;
-      if (!ts_node_is_null(typeNode) && sym(typeNode) == Sym::as_pattern) {
-        // `except E as e`: the grammar wraps type and name in an as_pattern.
-        Children acs;
-        children(typeNode, acs);
-        for (const Child &c : acs) {
-          if (c.field == Field::alias)
-            nameNode = c.node;
-          else if (c.named && !type)
-            type = expr(c.node);
+      if (comma && !ts_node_is_null(value) && !ts_node_is_null(alias)) {
+        // `except A, B:` catches A or B (Python 3.14; an error before): B is
+        // read, not bound. With `as`, the types must be parenthesized.
+        TSNode second = alias;
+        if (!ts_node_is_null(alias) && sym(alias) == Sym::as_pattern) {
+          error(DiagId::SyntaxError, rangeOf(alias),
+                {"multiple exception types must be parenthesized when using 'as'"});
+          splitAsPattern(alias, second, nameNode);
         }
-      } else if (!ts_node_is_null(typeNode)) {
+        type = emit(OpKind::Tuple, span(value, ts_node_is_null(second) ? value : second),
+                    {expr(value), expr(second)});
+      } else if (!ts_node_is_null(value) && sym(value) == Sym::as_pattern) {
+        // `except E as e`: the grammar may wrap type and name in an as_pattern.
+        TSNode typeNode;
+        splitAsPattern(value, typeNode, nameNode);
         type = expr(typeNode);
+      } else {
+        type = expr(value);
+        nameNode = alias;
       }
       std::string_view name;
       if (!ts_node_is_null(nameNode)) {
@@ -391,6 +453,13 @@ void Lowering::lowerStatement(TSNode n) {
     }
     std::string_view name = identifier(fieldChild(dcs, Field::name));
     SourceRange defRange = rangeOf(n);
+    // Type parameters (`def f[T: bound]`) are not modeled; what their bounds
+    // name stays visible in the statement's header.
+    if (TSNode tp = fieldChild(dcs, Field::type_parameters); !ts_node_is_null(tp)) {
+      llvm::SmallVector<Op *, 2> bounds;
+      typeParameterBounds(tp, bounds);
+      emit(OpKind::Opaque, rangeOf(tp), bounds, "type_parameter");
+    }
     if (sym(def) == Sym::function_definition) {
       parameters(fieldChild(dcs, Field::parameters), operands);
       if (TSNode rt = fieldChild(dcs, Field::return_type); !ts_node_is_null(rt))
@@ -525,6 +594,31 @@ void Lowering::lowerStatement(TSNode n) {
   case Sym::continue_statement:
     emit(OpKind::Continue, range, {});
     return;
+  case Sym::type_alias_statement: {
+    // `type Name[T: bound] = value` is not modeled; its value and bounds,
+    // evaluated when the alias is used, stay visible. Name and T are
+    // declarations: unknown to the scopes, a builtin's name stays the builtin.
+    llvm::SmallVector<Op *, 4> operands;
+    for (const Child &c : cs) {
+      if (c.field == Field::left) {
+        TSNode form = ts_node_named_child(c.node, 0);
+        Sym s = ts_node_is_null(form) ? Sym::Other : sym(form);
+        if (s == Sym::generic_type) {
+          for (uint32_t i = 0; i < ts_node_named_child_count(form); ++i)
+            if (TSNode tp = ts_node_named_child(form, i); sym(tp) == Sym::type_parameter)
+              typeParameterBounds(tp, operands);
+        } else if (s != Sym::identifier) { // no declaration: broken code
+          operands.push_back(typeExpr(c.node));
+        }
+      } else if (c.field == Field::right) {
+        operands.push_back(typeExpr(c.node));
+      } else if (c.sym == Sym::ERROR) {
+        operands.push_back(opaque(c.node));
+      }
+    }
+    emit(OpKind::Opaque, range, operands, "type_alias_statement");
+    return;
+  }
   case Sym::print_statement:
     if (cs.size() > 1 && cs[1].sym == Sym::chevron) {
       emit(OpKind::ExprStmt, range, {printChevron(cs)});

@@ -15,6 +15,7 @@
 #include "ivc/frontend/TraceRegion.h"
 #include "ivc/ir/IR.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <initializer_list>
@@ -80,6 +81,11 @@ public:
   // --- statements (LowerStmt.cpp) --------------------------------------
   void lowerBlockInto(TSNode block); // the statements of a block or module
   void lowerStatement(TSNode n);
+  void lowerStatementNode(TSNode n, const Children &cs, SourceRange range);
+  /// Lowers the ERROR nodes anywhere in statement `n` that its lowering left
+  /// out (`import a ERROR .b`), so that what they name stays visible.
+  void strayErrors(TSNode n);
+  void splitAsPattern(TSNode pattern, TSNode &value, TSNode &alias);
   ir::Op *lowerBody(ir::Op *owner, ir::Region &region, ir::RegionKind kind, TSNode block);
   /// `print >> f, a`: the expression Python 3 reads in it.
   ir::Op *printChevron(const Children &cs);
@@ -92,6 +98,11 @@ public:
   void callArguments(TSNode argumentList, llvm::SmallVectorImpl<ir::Op *> &out);
   void parameters(TSNode params, llvm::SmallVectorImpl<ir::Op *> &out);
   ir::Op *opaque(TSNode n);
+  /// A `type` node or one of its forms, as the expression it evaluates.
+  ir::Op *typeExpr(TSNode n);
+  /// What a type parameter list `[T: bound, *Ts]` evaluates: its bounds. The
+  /// names it declares are not reads.
+  void typeParameterBounds(TSNode list, llvm::SmallVectorImpl<ir::Op *> &out);
   void opaqueOperands(TSNode n, llvm::SmallVectorImpl<ir::Op *> &out);
 
   /// Expressions, patterns and statements nested deeper than MaxNesting are
@@ -130,6 +141,8 @@ private:
   unsigned nesting_ = 0;
   bool reportedTooDeep_ = false;
   unsigned cuts_ = 0; // how many times MaxNesting cut the lowering short
+  /// The ERROR nodes opaque() lowered, by node id.
+  llvm::DenseSet<const void *> loweredErrors_;
   /// ERROR nodes after a compound statement's ':', lowered into its first body.
   llvm::SmallVector<TSNode, 1> bodyErrors_;
 

@@ -42,7 +42,9 @@ namespace ivc {
   X(pass_statement, "pass_statement") X(break_statement, "break_statement")                        \
   X(continue_statement, "continue_statement") X(print_statement, "print_statement")                \
   X(exec_statement, "exec_statement") X(type_alias_statement, "type_alias_statement")              \
-  X(chevron, "chevron")                                                                            \
+  X(chevron, "chevron") X(generic_type, "generic_type") X(union_type, "union_type")                \
+  X(member_type, "member_type") X(constrained_type, "constrained_type")                            \
+  X(splat_type, "splat_type")                                                                      \
   X(identifier, "identifier") X(integer, "integer") X(float_, "float") X(true_, "true")            \
   X(false_, "false") X(none, "none") X(ellipsis, "ellipsis") X(string, "string")                   \
   X(concatenated_string, "concatenated_string") X(string_start, "string_start")                    \
@@ -94,7 +96,8 @@ enum class Sym : uint8_t {
   X(object, "object") X(operator_, "operator") X(operators, "operators")                          \
   X(parameters, "parameters") X(return_type, "return_type") X(right, "right")                     \
   X(subject, "subject") X(subscript, "subscript") X(superclasses, "superclasses") X(type, "type") \
-  X(type_conversion, "type_conversion") X(value, "value")
+  X(type_conversion, "type_conversion") X(type_parameters, "type_parameters")                      \
+  X(value, "value")
 
 enum class Field : uint8_t {
   None,
