@@ -26,6 +26,16 @@ TEST(StringLiteral, UnicodeEscapes) {
   EXPECT_EQ(str(R"(\N{latin small letter e with acute})"), "\xC3\xA9"); // case-insensitive, as CPython
 }
 
+TEST(StringLiteral, NameAliases) {
+  // Control names and abbreviations, which LLVM's name tables lack.
+  EXPECT_EQ(str(R"(\N{LINE FEED}\N{lf}\N{NULL})"), std::string("\n\n\0", 3));
+  EXPECT_EQ(str(R"(\N{BOM}\N{nbsp}\N{ZWJ})"), "\xEF\xBB\xBF\xC2\xA0\xE2\x80\x8D");
+  EXPECT_EQ(str(R"(\N{LOW LINE}\N{LOW LINE}\N{DEL}_)"), "__\x7F_");
+  std::vector<StringDecodeError> errors;
+  str(R"(\N{ZWJJ}\N{LINE})", &errors);
+  EXPECT_EQ(errors.size(), 2u);
+}
+
 TEST(StringLiteral, DunderSpelledWithEscapes) {
   // The analyzer must see through escapes: these all spell "__class__".
   EXPECT_EQ(str(R"(\x5f\x5fclass\x5f\x5f)"), "__class__");
