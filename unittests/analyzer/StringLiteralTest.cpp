@@ -36,6 +36,19 @@ TEST(StringLiteral, NameAliases) {
   EXPECT_EQ(errors.size(), 2u);
 }
 
+TEST(StringLiteral, NamesMatchExactlyAsCPythonMatchesThem) {
+  // Generated names in upper case only; others in any case, but spelled out.
+  EXPECT_EQ(str(R"(\N{HANGUL SYLLABLE GA}\N{CJK UNIFIED IDEOGRAPH-4E00})"),
+            "\xEA\xB0\x80\xE4\xB8\x80");
+  EXPECT_EQ(str(R"(\N{modifier letter extra-high tone bar})"), "\xCB\xA5");
+  for (const char *wrong : {R"(\N{hangul syllable ga})", R"(\N{CJK UNIFIED IDEOGRAPH-4e00})",
+                            R"(\N{BOM B})", R"(\N{line  feed})", R"(\N{LATIN-SMALL-LETTER-A})"}) {
+    std::vector<StringDecodeError> errors;
+    str(wrong, &errors);
+    EXPECT_EQ(errors.size(), 1u) << wrong;
+  }
+}
+
 TEST(StringLiteral, DunderSpelledWithEscapes) {
   // The analyzer must see through escapes: these all spell "__class__".
   EXPECT_EQ(str(R"(\x5f\x5fclass\x5f\x5f)"), "__class__");

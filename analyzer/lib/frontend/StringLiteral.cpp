@@ -33,20 +33,12 @@ StringPrefix parseStringPrefix(std::string_view start) {
 
 namespace {
 
-// The code point of a Unicode name alias (`LINE FEED`, `BOM`), in any case.
+// The code point of a Unicode name alias (`LINE FEED`, `BOM`), upper case.
 // The list is Debian's unicode-data (NameAliases.txt): lines `CODE;NAME;TYPE`.
 std::optional<char32_t> nameAlias(std::string_view name) {
   static constexpr std::string_view aliases =
 #include "NameAliases.inc"
       ;
-  auto sameName = [&](std::string_view alias) {
-    if (alias.size() != name.size())
-      return false;
-    for (size_t k = 0; k < alias.size(); ++k)
-      if (alias[k] != std::toupper(static_cast<unsigned char>(name[k])))
-        return false;
-    return true;
-  };
   for (size_t at = 0; at < aliases.size();) {
     size_t end = aliases.find('\n', at);
     std::string_view line = aliases.substr(at, end == std::string_view::npos ? end : end - at);
@@ -54,7 +46,7 @@ std::optional<char32_t> nameAlias(std::string_view name) {
     size_t first = line.find(';'), second = line.find(';', first + 1);
     if (line.empty() || line[0] == '#' || second == std::string_view::npos)
       continue;
-    if (sameName(line.substr(first + 1, second - first - 1)))
+    if (line.substr(first + 1, second - first - 1) == name)
       return char32_t(std::stoul(std::string(line.substr(0, first)), nullptr, 16));
   }
   return std::nullopt;
@@ -176,16 +168,19 @@ private:
       return i + 2;
     }
     std::string_view name = s.substr(open + 1, close - open - 1);
-    // CPython's unicodedata lookup accepts any case and the aliases; LLVM's
-    // loose matcher covers case and spacing, the strict one the corrections,
-    // Unicode's alias list the control names and abbreviations.
-    std::optional<char32_t> cp = llvm::sys::unicode::nameToCodepointStrict(name);
-    if (!cp) {
-      if (auto loose = llvm::sys::unicode::nameToCodepointLooseMatching(name))
-        cp = loose->CodePoint;
-    }
-    if (!cp)
-      cp = nameAlias(name);
+    // CPython's lookup takes a name or an alias exactly, in any case, but
+    // the generated names of Hangul syllables and CJK ideographs in upper
+    // case only. LLVM's strict lookup takes upper-case names and their
+    // corrections; Unicode's alias list adds control names and abbreviations.
+    std::string upper(name);
+    for (char &c : upper)
+      c = char(std::toupper(static_cast<unsigned char>(c)));
+    bool generated = llvm::StringRef(upper).starts_with("HANGUL SYLLABLE ") ||
+                     llvm::StringRef(upper).starts_with("CJK UNIFIED IDEOGRAPH-");
+    std::optional<char32_t> cp =
+        llvm::sys::unicode::nameToCodepointStrict(generated ? std::string(name) : upper);
+    if (!cp && !generated)
+      cp = nameAlias(upper);
     if (!cp) {
       error(i, close + 1 - i, "unknown Unicode character name");
       return close + 1;
