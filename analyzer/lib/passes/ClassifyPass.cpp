@@ -20,8 +20,22 @@ public:
   std::string_view name() const override { return "classify"; }
 
   void run(MediatorContext &m) override {
+    llvm::DenseSet<const Op *> passed;
     for (const CodeUnit &unit : m.code.units) {
-      RuleContext ctx{m, unit, *unit.context->values};
+      passed.clear();
+      m.code.forEachOp(unit, [&](Op *op) {
+        if (!op->is(OpKind::Call))
+          return;
+        for (size_t i = 1; i < op->operands.size(); ++i) {
+          const Op *arg = op->operand(i);
+          if (arg && (arg->is(OpKind::Keyword) || arg->is(OpKind::Starred) ||
+                      arg->is(OpKind::KwSplat)))
+            arg = arg->operand(0);
+          if (arg)
+            passed.insert(arg);
+        }
+      });
+      RuleContext ctx{m, unit, *unit.context->values, passed};
       m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
     }
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {

@@ -53,6 +53,11 @@ std::optional<OpCatalog> OpCatalog::parse(std::string_view json) {
   };
   strings("unsafe", c.unsafe_);
   strings("versions", c.versions_);
+  // The modules the catalogued functions live in: `torch.nn.functional`.
+  for (const auto &kv : c.functions_)
+    for (size_t dot = kv.first().find('.'); dot != llvm::StringRef::npos;
+         dot = kv.first().find('.', dot + 1))
+      c.modules_[kv.first().substr(0, dot)] = true;
   return c;
 }
 
@@ -83,6 +88,8 @@ bool OpCatalog::isTensorAttribute(std::string_view name) const {
 }
 
 bool OpCatalog::isConstant(std::string_view q) const { return constants_.count(ref(q)) != 0; }
+
+bool OpCatalog::isModule(std::string_view q) const { return modules_.count(ref(q)) != 0; }
 
 std::optional<std::string_view> OpCatalog::unsafeCategory(std::string_view q) const {
   // Longest match first: try the name, then each parent at a dot boundary.

@@ -33,6 +33,8 @@ public:
   const Entry *tensorMethod(std::string_view name) const;
   bool isTensorAttribute(std::string_view name) const;
   bool isConstant(std::string_view qualified) const;
+  /// A module some catalogued function lives in (`torch`, `torch.nn.functional`).
+  bool isModule(std::string_view qualified) const;
   /// The category of an unsafe entry point (io, jit, native, ...) covering
   /// `qualified` or one of its parent names; the longest match wins.
   std::optional<std::string_view> unsafeCategory(std::string_view qualified) const;
@@ -40,7 +42,7 @@ public:
 
 private:
   llvm::StringMap<Entry> functions_, methods_;
-  llvm::StringMap<bool> attributes_, constants_;
+  llvm::StringMap<bool> attributes_, constants_, modules_;
   llvm::StringMap<std::string> unsafe_, versions_;
 };
 

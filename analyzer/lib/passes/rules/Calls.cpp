@@ -77,6 +77,42 @@ bool tracerMethod(std::string_view m) {
   return isOneOf(m, {"invoke", "iter", "all", "barrier", "cache", "stop", "apply", "log", "next"});
 }
 
+// Methods every torch.nn.Module has (dir(torch.nn.Module), torch 1.13) and
+// the Hugging Face methods that write files or change the model: on an
+// envoy they reach the shared module itself (hooks, state, device, I/O),
+// where an envoy's other attributes are its submodules. `forward`,
+// `parameters` and `named_parameters` read only.
+bool moduleMethod(std::string_view m) {
+  return isOneOf(m, {"add_module", "apply", "bfloat16", "buffers", "children", "cpu", "cuda",
+                     "double", "eval", "extra_repr", "float", "get_buffer", "get_extra_state",
+                     "get_parameter", "get_submodule", "half", "ipu", "load_state_dict",
+                     "modules", "named_buffers", "named_children", "named_modules",
+                     "register_backward_hook", "register_buffer", "register_forward_hook",
+                     "register_forward_pre_hook", "register_full_backward_hook",
+                     "register_full_backward_pre_hook", "register_load_state_dict_post_hook",
+                     "register_module", "register_parameter", "register_state_dict_pre_hook",
+                     "requires_grad_", "set_extra_state", "share_memory", "state_dict", "to",
+                     "to_empty", "train", "type", "xpu", "zero_grad",
+                     // Hugging Face models, configs and tokenizers
+                     "save_pretrained", "push_to_hub", "from_pretrained", "to_json_file",
+                     "save_vocabulary", "resize_token_embeddings", "tie_weights",
+                     "init_weights", "post_init", "gradient_checkpointing_enable",
+                     "set_input_embeddings", "set_output_embeddings", "add_tokens",
+                     "add_special_tokens", "register_for_auto_class"});
+}
+
+std::string_view lastComponent(std::string_view path) {
+  size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? path : path.substr(dot + 1);
+}
+
+// Classes a FAST mediator may name as values (isinstance checks).
+bool valueClass(std::string_view q) {
+  return isOneOf(q, {"torch.Tensor", "torch.nn.Module", "torch.nn.Parameter", "torch.dtype",
+                     "torch.device", "torch.Size", "numpy.ndarray", "numpy.generic",
+                     "numpy.number", "numpy.integer", "numpy.floating"});
+}
+
 std::string describe(RuleContext &ctx, const Op &callee) {
   std::string text(ctx.m.fileOf(ctx.unit).slice(callee.range));
   if (text.size() > 40)
@@ -157,9 +193,12 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
     }
     return Problem{DiagId::UncataloguedCall, std::string(q), ""};
   }
+  case ValueKind::Envoy:
+    if (moduleMethod(lastComponent(v.text)))
+      return Problem{DiagId::UncataloguedCall, "model." + std::string(v.text), ""};
+    return std::nullopt;
   case ValueKind::UserFunction:
   case ValueKind::Lambda:
-  case ValueKind::Envoy:
   case ValueKind::Tracer: // barrier = tracer.barrier(2); barrier()
     return std::nullopt;
   case ValueKind::UserClass:
@@ -173,6 +212,68 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
 
 } // namespace
 
+bool confirmedMethodName(std::string_view m, const OpCatalog &catalog) {
+  return catalog.tensorMethod(m) || pureStrMethod(m) || pureContainerMethod(m);
+}
+
+void checkEscapingReference(Op &op, RuleContext &ctx) {
+  if (!ctx.passed.contains(&op))
+    return;
+  const std::string_view asValue = " as a value (what receives it may call it)";
+  for (const Value &v : ctx.valuesOf(&op)) {
+    std::optional<std::string> what; // set when the value is not confirmed
+    switch (v.kind) {
+    case ValueKind::Builtin:
+      if (ctx.m.policy.isProhibitedBuiltin(v.text) || v.text == "open")
+        break; // reported at the name
+      if (isOneOf(v.text, {"getattr", "setattr", "delattr", "hasattr"})) {
+        ctx.reject(op, DiagId::DynamicAttribute,
+                   {ctx.subject(), v.text, "a name known only where it is called, as a value"});
+        return;
+      }
+      if (!pureBuiltin(v.text) || v.text == "iter") // iter(f, sentinel) may never end
+        what = v.text;
+      break;
+    case ValueKind::Qualified: {
+      const OpCatalog &cat = ctx.m.catalog;
+      std::string_view q = v.text;
+      if (!reportedReference(ctx, q) && !cat.function(q) && !cat.isConstant(q) &&
+          !cat.isModule(q) && !pureStdlib(q) && !valueClass(q))
+        what = q;
+      break;
+    }
+    case ValueKind::Method:
+      // An attribute of a value ivc cannot type is data as often as a method
+      // (`cfg.layer`); what made the value was judged where it was made.
+      if (v.receiver == ValueKind::Unknown ||
+          ((v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation) &&
+           ctx.m.catalog.isTensorAttribute(v.text)))
+        break;
+      if (v.receiver == ValueKind::Builtin && isOneOf(v.text, {"format", "format_map"})) {
+        ctx.reject(op, DiagId::FormatEscape,
+                   {ctx.subject(), "str." + std::string(v.text) + " as a value",
+                    "its format string is only known where it is called, and can reach "
+                    "private attributes"});
+        return;
+      }
+      if (auto p = judgeMethod(v, ctx))
+        what = p->a;
+      break;
+    case ValueKind::Envoy:
+      if (moduleMethod(lastComponent(v.text)))
+        what = "model." + std::string(v.text);
+      break;
+    default:
+      break;
+    }
+    if (what) {
+      ctx.isolate(op, DiagId::UnconfirmedConstruct,
+                  {ctx.subject(), "'" + *what + "'" + std::string(asValue)});
+      return;
+    }
+  }
+}
+
 void checkCall(Op &op, RuleContext &ctx) {
   const Op *callee = op.operand(0);
   if (!callee || (callee->is(OpKind::Attribute) && rejectedAttributeName(callee->text)))
@@ -181,6 +282,12 @@ void checkCall(Op &op, RuleContext &ctx) {
   for (const Value &v : ctx.valuesOf(callee)) {
     if (checkDynamicLookup(op, v, ctx) || checkFormatting(op, v, ctx))
       continue;
+    // iter(callable, sentinel) calls until the sentinel comes, maybe never.
+    if (v.kind == ValueKind::Builtin && v.text == "iter" && op.operands.size() > 2) {
+      ctx.isolate(op, DiagId::UnconfirmedConstruct,
+                  {ctx.subject(), "'iter' with a sentinel (a loop with no bound)"});
+      continue;
+    }
     if (auto p = judge(v, op, ctx); p && !first)
       first = std::move(p);
   }

@@ -69,8 +69,26 @@ void judgeGetattrFamily(Op &call, std::string_view builtin, RuleContext &ctx) {
       }
 }
 
+// Whether every part of a public attribute name is one a FAST mediator may
+// reach by string: a tensor's attribute or method, a string's or container's
+// pure method, an envoy's activation; not a module (`attrgetter("os")(torch)`).
+bool confirmedName(std::string_view name, RuleContext &ctx) {
+  const OpCatalog &cat = ctx.m.catalog;
+  while (true) {
+    size_t dot = name.find('.');
+    std::string_view part = name.substr(0, dot);
+    if (!(confirmedMethodName(part, cat) || cat.isTensorAttribute(part) ||
+          isOneOf(part, {"output", "input", "inputs", "grad"})))
+      return false;
+    if (dot == std::string_view::npos)
+      return true;
+    name = name.substr(dot + 1);
+  }
+}
+
 void judgeNames(Op &call, std::string_view what, size_t count, RuleContext &ctx) {
   bool any = false;
+  std::optional<std::string_view> unconfirmed;
   for (size_t i = 0; i < count; ++i) {
     const Op *arg = positional(call, i);
     if (!arg)
@@ -88,10 +106,23 @@ void judgeNames(Op &call, std::string_view what, size_t count, RuleContext &ctx)
       ctx.reject(call, DiagId::FormatEscape, {ctx.subject(), what, "it reads the " + *why});
       return;
     }
+    if (isOneOf(name->substr(name->rfind('.') + 1), {"format", "format_map"})) {
+      ctx.reject(call, DiagId::FormatEscape,
+                 {ctx.subject(), what,
+                  "it reaches str." + std::string(name->substr(name->rfind('.') + 1)) +
+                      ", whose format string can reach private attributes"});
+      return;
+    }
+    if (!unconfirmed && !confirmedName(*name, ctx))
+      unconfirmed = *name;
   }
   if (!any)
     ctx.reject(call, DiagId::FormatEscape,
                {ctx.subject(), what, "its attribute names are not visible to ivc"});
+  else if (unconfirmed)
+    ctx.isolate(call, DiagId::UnconfirmedConstruct,
+                {ctx.subject(), std::string(what) + " of '" + std::string(*unconfirmed) +
+                                    "', not a tensor, string or container member"});
 }
 
 } // namespace

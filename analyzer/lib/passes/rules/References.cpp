@@ -103,6 +103,7 @@ void checkName(Op &op, RuleContext &ctx) {
         checkQualifiedReference(op, v.text, ctx);
       }
     }
+    checkEscapingReference(op, ctx);
   }
   if (isDunder(op.text))
     ctx.reject(op, DiagId::DunderName, {ctx.subject(), op.text});
@@ -148,9 +149,11 @@ void checkAttribute(Op &op, RuleContext &ctx) {
   for (const Value &v : ctx.valuesOf(&op)) {
     if (v.kind == ValueKind::Qualified) {
       checkQualifiedReference(op, v.text, ctx);
+      checkEscapingReference(op, ctx);
       return;
     }
   }
+  checkEscapingReference(op, ctx);
   for (const Value &b : bases) {
     if (b.kind == ValueKind::Tensor || b.kind == ValueKind::Activation) {
       std::string q = "torch.Tensor." + std::string(attr);

@@ -14,6 +14,8 @@
 
 #include "ivc/passes/Pass.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <initializer_list>
 #include <string_view>
 
@@ -23,6 +25,9 @@ struct RuleContext {
   MediatorContext &m;
   const CodeUnit &unit;
   ValueAnalysis &values;
+  /// The ops the unit passes as call arguments: what receives a function
+  /// (map, a sort key, a defaultdict factory, ...) may call it.
+  const llvm::DenseSet<const ir::Op *> &passed;
 
   const ValueSet &valuesOf(const ir::Op *op) { return values.valuesOf(op); }
   std::string subject() const { return m.subject(unit); }
@@ -60,6 +65,12 @@ void checkName(ir::Op &op, RuleContext &ctx);
 void checkAttribute(ir::Op &op, RuleContext &ctx);
 // Calls.cpp
 void checkCall(ir::Op &op, RuleContext &ctx);
+/// A function, builtin or method passed as an argument (to map, a sort key,
+/// a defaultdict factory, ...) is judged as if called.
+void checkEscapingReference(ir::Op &op, RuleContext &ctx);
+/// Whether calling method `name` on a tensor, string or container is
+/// confirmed (the catalog and the pure method lists).
+bool confirmedMethodName(std::string_view name, const OpCatalog &catalog);
 // DynamicLookup.cpp: returns true when `call` is a getattr-like call it judged.
 bool checkDynamicLookup(ir::Op &call, const Value &callee, RuleContext &ctx);
 // Formatting.cpp: str.format / format_map / string.Formatter.
