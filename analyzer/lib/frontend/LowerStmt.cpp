@@ -40,9 +40,30 @@ TSNode clauseBlock(Lowering &L, TSNode clause) {
   return TSNode{};
 }
 
+// Whether `e` is a docstring's expression: a string constant, however
+// parenthesized or implicitly concatenated, with no bytes or f-string part.
+bool isDocstringValue(TSNode e, std::string_view text) {
+  const Grammar &g = Grammar::python();
+  while (g.sym(e) == Sym::parenthesized_expression && ts_node_named_child_count(e) == 1)
+    e = ts_node_named_child(e, 0);
+  auto plain = [&](TSNode str) {
+    if (g.sym(str) != Sym::string)
+      return false;
+    std::string_view t = text.substr(ts_node_start_byte(str));
+    std::string_view prefix = t.substr(0, t.find_first_of("'\""));
+    return prefix.find_first_of("bBfF") == std::string_view::npos;
+  };
+  if (g.sym(e) != Sym::concatenated_string)
+    return plain(e);
+  for (uint32_t i = 0; i < ts_node_named_child_count(e); ++i)
+    if (!plain(ts_node_named_child(e, i)))
+      return false;
+  return true;
+}
+
 // A `from __future__` import must come first: after a docstring and other
 // future imports only, at module level (CPython refuses it anywhere else).
-bool atFileStart(TSNode n) {
+bool atFileStart(TSNode n, std::string_view text) {
   const Grammar &g = Grammar::python();
   TSNode parent = ts_node_parent(n);
   if (ts_node_is_null(parent) || g.sym(parent) != Sym::module)
@@ -58,7 +79,7 @@ bool atFileStart(TSNode n) {
     while (!ts_node_is_null(before) && g.sym(before) == Sym::comment)
       before = ts_node_prev_named_sibling(before);
     bool docstring = s == Sym::expression_statement && ts_node_named_child_count(prev) == 1 &&
-                     g.sym(ts_node_named_child(prev, 0)) == Sym::string &&
+                     isDocstringValue(ts_node_named_child(prev, 0), text) &&
                      ts_node_is_null(before);
     if (!docstring)
       return false;
@@ -531,7 +552,7 @@ void Lowering::lowerStatementNode(TSNode n, const Children &cs, SourceRange rang
   }
   case Sym::import_from_statement:
   case Sym::future_import_statement: {
-    if (sym(n) == Sym::future_import_statement && !atFileStart(n))
+    if (sym(n) == Sym::future_import_statement && !atFileStart(n, source_.text()))
       error(DiagId::SyntaxError, range,
             {"from __future__ imports must occur at the beginning of the file"});
     std::string_view module = "__future__";
