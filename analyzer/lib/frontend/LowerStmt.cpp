@@ -174,6 +174,18 @@ void Lowering::splitAsPattern(TSNode pattern, TSNode &value, TSNode &alias) {
   }
 }
 
+void Lowering::treatErrorsAsText(TSNode n) {
+  llvm::SmallVector<TSNode, 8> work{n};
+  while (!work.empty()) {
+    TSNode m = work.pop_back_val();
+    if (sym(m) == Sym::ERROR)
+      loweredErrors_.insert(m.id);
+    for (uint32_t i = 0, count = ts_node_child_count(m); i < count; ++i)
+      if (TSNode c = ts_node_child(m, i); ts_node_has_error(c))
+        work.push_back(c);
+  }
+}
+
 void Lowering::lowerStatementNode(TSNode n, const Children &cs, SourceRange range) {
   switch (sym(n)) {
   case Sym::expression_statement: {

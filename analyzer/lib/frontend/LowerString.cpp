@@ -60,6 +60,44 @@ static std::string decodePiece(Lowering &L, std::string_view body, uint32_t body
 // Lowers the format spec after ':' in a replacement field to an fstring op.
 static Op *formatSpec(Lowering &L, TSNode spec, bool raw);
 
+// `f"{x:=10}"`: tree-sitter reads a walrus (and `f"{x:=^10}"` a broken
+// one), Python the field `x` with the format spec "=10" (a walrus needs
+// parentheses there). The walrus, or an expression list it starts.
+static TSNode misreadWalrusIn(Lowering &L, TSNode expression) {
+  if (!ts_node_is_null(expression) && L.sym(expression) == Sym::expression_list)
+    expression = ts_node_named_child(expression, 0);
+  if (!ts_node_is_null(expression) && L.sym(expression) == Sym::named_expression)
+    return expression;
+  return TSNode{};
+}
+
+static Op *misreadWalrus(Lowering &L, TSNode field, TSNode expression, TSNode walrus, bool raw) {
+  Lowering::Children cs;
+  L.children(walrus, cs);
+  TSNode name = Lowering::fieldChild(cs, Field::name);
+  uint32_t b = ts_node_end_byte(walrus), e = ts_node_end_byte(field);
+  for (const Lowering::Child &c : cs)
+    if (!c.named && L.text(c.node) == ":=")
+      b = ts_node_start_byte(c.node) + 1; // the spec starts at the '='
+  TSNode close = ts_node_child(field, ts_node_child_count(field) - 1);
+  if (!ts_node_is_null(close) && L.text(close) == "}")
+    e = ts_node_start_byte(close);
+  std::string_view text = std::string_view(L.source_.text()).substr(b, e > b ? e - b : 0);
+  SourceRange at{L.source_.position(b), L.source_.position(e)};
+  Op *value = L.expr(name);
+  Op *spec;
+  if (text.find_first_of("{}") == std::string_view::npos) {
+    L.treatErrorsAsText(field);
+    std::string v = decodePiece(L, text, b, raw, LiteralKind::FormatLiteralPart);
+    spec = L.emit(OpKind::FString, at, {L.emit(OpKind::Str, at, {}, L.module_.save(v))});
+  } else {
+    // Nested fields, which tree-sitter did not split out: not modeled, but
+    // what they name stays visible.
+    spec = L.opaque(expression);
+  }
+  return L.emit(OpKind::FormatValue, L.rangeOf(field), {value, spec});
+}
+
 static Op *replacementField(Lowering &L, TSNode field, bool raw, StringBuilder &sb) {
   Lowering::Children cs;
   L.children(field, cs);
@@ -80,6 +118,9 @@ static Op *replacementField(Lowering &L, TSNode field, bool raw, StringBuilder &
     sb.addLiteral(t, {L.source_.position(b), L.source_.position(e)});
   }
   sb.flush();
+  if (!debug && ts_node_is_null(conv) && ts_node_is_null(spec))
+    if (TSNode walrus = misreadWalrusIn(L, exprNode); !ts_node_is_null(walrus))
+      return misreadWalrus(L, field, exprNode, walrus, raw);
   Op *value = L.exprList(exprNode);
   Op *specOp = ts_node_is_null(spec) ? nullptr : formatSpec(L, spec, raw);
   std::string_view conversion;

@@ -85,6 +85,9 @@ public:
   /// Lowers the ERROR nodes anywhere in statement `n` that its lowering left
   /// out (`import a ERROR .b`), so that what they name stays visible.
   void strayErrors(TSNode n);
+  /// Marks the ERROR nodes under `n` as handled: `n` is text tree-sitter
+  /// misread as code (see LowerString.cpp), not a syntax error.
+  void treatErrorsAsText(TSNode n);
   void splitAsPattern(TSNode pattern, TSNode &value, TSNode &alias);
   ir::Op *lowerBody(ir::Op *owner, ir::Region &region, ir::RegionKind kind, TSNode block);
   /// `print >> f, a`: the expression Python 3 reads in it.
