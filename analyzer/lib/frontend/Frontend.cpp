@@ -96,25 +96,6 @@ Diagnostic explainError(TSNode error, std::string_view text) {
   return makeDiagnostic(DiagId::SyntaxError, nodeRange(error), {"invalid syntax"});
 }
 
-// `f"{x:=^10}"`: the walrus tree-sitter reads in a replacement field is
-// Python's format spec, text rather than code (see LowerString.cpp).
-bool misreadFormatSpec(TSNode field, const Grammar &g) {
-  if (g.sym(field) != Sym::interpolation)
-    return false;
-  TSNode e = ts_node_named_child(field, 0);
-  if (!ts_node_is_null(e) && g.sym(e) == Sym::expression_list)
-    e = ts_node_named_child(e, 0);
-  if (ts_node_is_null(e) || g.sym(e) != Sym::named_expression)
-    return false;
-  for (uint32_t i = 0, count = ts_node_child_count(field); i < count; ++i) {
-    TSNode c = ts_node_child(field, i);
-    if (g.sym(c) == Sym::type_conversion || g.sym(c) == Sym::format_specifier ||
-        (!ts_node_is_named(c) && std::string_view(ts_node_type(c)) == "="))
-      return false;
-  }
-  return true;
-}
-
 // Reports each ERROR node once (not its contents) and every MISSING token.
 void collectSyntaxErrors(TSNode root, const Grammar &g, std::string_view text,
                          std::vector<Diagnostic> &out) {
@@ -132,7 +113,8 @@ void collectSyntaxErrors(TSNode root, const Grammar &g, std::string_view text,
       out.push_back(makeDiagnostic(DiagId::SyntaxError, nodeRange(n),
                                    {"expected '" + expected + "'"}));
     }
-    if (descend && !isError && ts_node_has_error(n) && !misreadFormatSpec(n, g) &&
+    // A misread format spec is text, not code (see misreadWalrus).
+    if (descend && !isError && ts_node_has_error(n) && ts_node_is_null(misreadWalrus(n)) &&
         ts_tree_cursor_goto_first_child(&cursor))
       continue;
     if (ts_tree_cursor_goto_next_sibling(&cursor)) {

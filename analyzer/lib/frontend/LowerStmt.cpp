@@ -101,7 +101,6 @@ bool hasToken(const Lowering::Children &cs, std::string_view token) {
 Op *Lowering::printChevron(const Children &cs) {
   TSNode keyword = cs[0].node, chevron = cs[1].node;
   Op *print = emit(OpKind::Name, rangeOf(keyword), {}, identifier(keyword));
-  print->ctx = Ctx::Load;
   // One operand, but error recovery may leave more.
   Op *target = ts_node_named_child_count(chevron) == 1 ? expr(ts_node_named_child(chevron, 0))
                                                         : opaque(chevron);
@@ -144,21 +143,29 @@ void Lowering::lowerStatement(TSNode n) {
     strayErrors(n);
 }
 
-void Lowering::strayErrors(TSNode n) {
+template <typename F> void Lowering::forEachError(TSNode n, F &&f) {
   llvm::SmallVector<TSNode, 16> work{n};
   while (!work.empty()) {
     TSNode m = work.pop_back_val();
-    for (uint32_t i = 0, count = ts_node_child_count(m); i < count; ++i) {
-      TSNode c = ts_node_child(m, i);
-      if (!ts_node_has_error(c))
-        continue;
-      if (sym(c) == Sym::ERROR && !loweredErrors_.contains(c.id))
-        opaque(c);
-      // Into bodies too: a statement lowered as opaque did not lower its
-      // body's statements one by one.
-      work.push_back(c);
-    }
+    if (sym(m) == Sym::ERROR)
+      f(m);
+    for (uint32_t i = 0, count = ts_node_child_count(m); i < count; ++i)
+      if (TSNode c = ts_node_child(m, i); ts_node_has_error(c))
+        work.push_back(c);
   }
+}
+
+// Into bodies too: a statement lowered as opaque did not lower its body's
+// statements one by one.
+void Lowering::strayErrors(TSNode n) {
+  forEachError(n, [&](TSNode e) {
+    if (!loweredErrors_.contains(e.id))
+      opaque(e);
+  });
+}
+
+void Lowering::treatErrorsAsText(TSNode n) {
+  forEachError(n, [&](TSNode e) { loweredErrors_.insert(e.id); });
 }
 
 // `E as e`, as the grammar wraps an exception type and the name it binds.
@@ -171,18 +178,6 @@ void Lowering::splitAsPattern(TSNode pattern, TSNode &value, TSNode &alias) {
       alias = c.node;
     else if (c.named && c.sym != Sym::ERROR && c.sym != Sym::comment && ts_node_is_null(value))
       value = c.node;
-  }
-}
-
-void Lowering::treatErrorsAsText(TSNode n) {
-  llvm::SmallVector<TSNode, 8> work{n};
-  while (!work.empty()) {
-    TSNode m = work.pop_back_val();
-    if (sym(m) == Sym::ERROR)
-      loweredErrors_.insert(m.id);
-    for (uint32_t i = 0, count = ts_node_child_count(m); i < count; ++i)
-      if (TSNode c = ts_node_child(m, i); ts_node_has_error(c))
-        work.push_back(c);
   }
 }
 
@@ -371,7 +366,7 @@ void Lowering::lowerStatementNode(TSNode n, const Children &cs, SourceRange rang
         // `except A, B:` catches A or B (Python 3.14; an error before): B is
         // read, not bound. With `as`, the types must be parenthesized.
         TSNode second = alias;
-        if (!ts_node_is_null(alias) && sym(alias) == Sym::as_pattern) {
+        if (sym(alias) == Sym::as_pattern) {
           error(DiagId::SyntaxError, rangeOf(alias),
                 {"multiple exception types must be parenthesized when using 'as'"});
           splitAsPattern(alias, second, nameNode);

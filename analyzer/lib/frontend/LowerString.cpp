@@ -60,18 +60,26 @@ static std::string decodePiece(Lowering &L, std::string_view body, uint32_t body
 // Lowers the format spec after ':' in a replacement field to an fstring op.
 static Op *formatSpec(Lowering &L, TSNode spec, bool raw);
 
-// `f"{x:=10}"`: tree-sitter reads a walrus (and `f"{x:=^10}"` a broken
-// one), Python the field `x` with the format spec "=10" (a walrus needs
-// parentheses there). The walrus, or an expression list it starts.
-static TSNode misreadWalrusIn(Lowering &L, TSNode expression) {
-  if (!ts_node_is_null(expression) && L.sym(expression) == Sym::expression_list)
-    expression = ts_node_named_child(expression, 0);
-  if (!ts_node_is_null(expression) && L.sym(expression) == Sym::named_expression)
-    return expression;
-  return TSNode{};
+TSNode misreadWalrus(TSNode field) {
+  const Grammar &g = Grammar::python();
+  Sym fs = g.sym(field);
+  if (fs != Sym::interpolation && fs != Sym::format_expression)
+    return TSNode{};
+  for (uint32_t i = 0, count = ts_node_child_count(field); i < count; ++i) {
+    TSNode c = ts_node_child(field, i);
+    if (g.sym(c) == Sym::type_conversion || g.sym(c) == Sym::format_specifier ||
+        (!ts_node_is_named(c) && std::string_view(ts_node_type(c)) == "="))
+      return TSNode{};
+  }
+  TSNode e = ts_node_named_child(field, 0); // the expression, or a list it starts
+  if (!ts_node_is_null(e) && g.sym(e) == Sym::expression_list)
+    e = ts_node_named_child(e, 0);
+  return !ts_node_is_null(e) && g.sym(e) == Sym::named_expression ? e : TSNode{};
 }
 
-static Op *misreadWalrus(Lowering &L, TSNode field, TSNode expression, TSNode walrus, bool raw) {
+// The field of a misread walrus, as Python reads it.
+static Op *formatWithEqualsSpec(Lowering &L, TSNode field, TSNode expression, TSNode walrus,
+                                bool raw) {
   Lowering::Children cs;
   L.children(walrus, cs);
   TSNode name = Lowering::fieldChild(cs, Field::name);
@@ -118,9 +126,8 @@ static Op *replacementField(Lowering &L, TSNode field, bool raw, StringBuilder &
     sb.addLiteral(t, {L.source_.position(b), L.source_.position(e)});
   }
   sb.flush();
-  if (!debug && ts_node_is_null(conv) && ts_node_is_null(spec))
-    if (TSNode walrus = misreadWalrusIn(L, exprNode); !ts_node_is_null(walrus))
-      return misreadWalrus(L, field, exprNode, walrus, raw);
+  if (TSNode walrus = misreadWalrus(field); !ts_node_is_null(walrus))
+    return formatWithEqualsSpec(L, field, exprNode, walrus, raw);
   Op *value = L.exprList(exprNode);
   Op *specOp = ts_node_is_null(spec) ? nullptr : formatSpec(L, spec, raw);
   std::string_view conversion;

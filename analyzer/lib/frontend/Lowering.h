@@ -27,6 +27,11 @@ namespace ivc {
 /// The reusable statements of a previous parse, by the hash of their text.
 using UnitIndex = std::unordered_multimap<uint64_t, const LoweredUnit *>;
 
+/// In a replacement field `f"{x:=10}"` (no conversion, spec or `=`),
+/// the walrus tree-sitter reads: Python reads the field `x` with the format
+/// spec "=10" (a walrus needs parentheses there). Null for other nodes.
+TSNode misreadWalrus(TSNode field);
+
 /// A statement of the previous parse whose text is unchanged, to be copied
 /// to `at` (its place in the new text) instead of parsed and lowered.
 struct StatementCopy {
@@ -86,8 +91,10 @@ public:
   /// out (`import a ERROR .b`), so that what they name stays visible.
   void strayErrors(TSNode n);
   /// Marks the ERROR nodes under `n` as handled: `n` is text tree-sitter
-  /// misread as code (see LowerString.cpp), not a syntax error.
+  /// misread as code (see misreadWalrus), not a syntax error.
   void treatErrorsAsText(TSNode n);
+  /// Calls `f` on `n` and every ERROR node below it, outermost first.
+  template <typename F> void forEachError(TSNode n, F &&f);
   void splitAsPattern(TSNode pattern, TSNode &value, TSNode &alias);
   ir::Op *lowerBody(ir::Op *owner, ir::Region &region, ir::RegionKind kind, TSNode block);
   /// `print >> f, a`: the expression Python 3 reads in it.

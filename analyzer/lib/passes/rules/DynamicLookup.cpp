@@ -106,10 +106,11 @@ void judgeNames(Op &call, std::string_view what, size_t count, RuleContext &ctx)
       ctx.reject(call, DiagId::FormatEscape, {ctx.subject(), what, "it reads the " + *why});
       return;
     }
-    if (isOneOf(name->substr(name->rfind('.') + 1), {"format", "format_map"})) {
+    std::string_view last = name->substr(name->rfind('.') + 1);
+    if (isOneOf(last, {"format", "format_map"})) {
       ctx.reject(call, DiagId::FormatEscape,
                  {ctx.subject(), what,
-                  "it reaches str." + std::string(name->substr(name->rfind('.') + 1)) +
+                  "it reaches str." + std::string(last) +
                       ", whose format string can reach private attributes"});
       return;
     }

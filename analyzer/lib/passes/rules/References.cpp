@@ -146,14 +146,13 @@ void checkAttribute(Op &op, RuleContext &ctx) {
     return;
   if (reportedBase(op, ctx))
     return;
-  for (const Value &v : ctx.valuesOf(&op)) {
-    if (v.kind == ValueKind::Qualified) {
-      checkQualifiedReference(op, v.text, ctx);
-      checkEscapingReference(op, ctx);
-      return;
-    }
-  }
+  auto qualified = std::find_if(ctx.valuesOf(&op).begin(), ctx.valuesOf(&op).end(),
+                                [](const Value &v) { return v.kind == ValueKind::Qualified; });
+  if (qualified != ctx.valuesOf(&op).end())
+    checkQualifiedReference(op, qualified->text, ctx);
   checkEscapingReference(op, ctx);
+  if (qualified != ctx.valuesOf(&op).end())
+    return;
   for (const Value &b : bases) {
     if (b.kind == ValueKind::Tensor || b.kind == ValueKind::Activation) {
       std::string q = "torch.Tensor." + std::string(attr);
