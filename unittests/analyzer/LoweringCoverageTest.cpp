@@ -5,25 +5,19 @@
 #include "ivc/frontend/Grammar.h"
 #include "ivc/frontend/Unicode.h"
 
+#include "TestFiles.h"
+
 #include <gtest/gtest.h>
 #include <tree_sitter/api.h>
 
-#include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 using namespace ivc;
 using namespace ivc::ir;
+using ivc::test::pythonFiles;
+using ivc::test::readFile;
 
 namespace {
-
-std::string readFile(const std::filesystem::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void collectOps(Op *op, std::vector<const Op *> &out) {
   out.push_back(op);
@@ -118,19 +112,14 @@ std::vector<std::string> droppedIdentifiers(const std::string &text) {
 } // namespace
 
 TEST(LoweringCoverage, EveryIdentifierOfTheShippedFilesReachesTheIR) {
-  size_t files = 0;
-  for (const char *dir : {IVC_SOURCE_DIR "/examples", IVC_SOURCE_DIR "/lit-tests",
-                          IVC_SOURCE_DIR "/fuzz/corpus", IVC_TEST_CORPUS_DIR}) {
-    for (const auto &e : std::filesystem::recursive_directory_iterator(dir)) {
-      if (e.path().extension() != ".py")
-        continue;
-      SCOPED_TRACE(e.path().string());
-      ++files;
-      for (const std::string &d : droppedIdentifiers(readFile(e.path())))
-        ADD_FAILURE() << "dropped: " << d;
-    }
+  auto files = pythonFiles({IVC_SOURCE_DIR "/examples", IVC_SOURCE_DIR "/lit-tests",
+                            IVC_SOURCE_DIR "/fuzz/corpus", IVC_TEST_CORPUS_DIR});
+  for (const auto &path : files) {
+    SCOPED_TRACE(path.string());
+    for (const std::string &d : droppedIdentifiers(readFile(path)))
+      ADD_FAILURE() << "dropped: " << d;
   }
-  EXPECT_GT(files, 250u);
+  EXPECT_GT(files.size(), 250u);
 }
 
 // Every construct of the grammar, the unmodeled ones and broken code too.
@@ -172,10 +161,8 @@ TEST(LoweringCoverage, EveryIdentifierOfEveryConstructReachesTheIR) {
 // what they name must stay visible all the same.
 TEST(LoweringCoverage, EveryIdentifierOfBrokenCodeReachesTheIR) {
   std::vector<std::string> files;
-  for (const char *dir : {IVC_SOURCE_DIR "/examples", IVC_SOURCE_DIR "/lit-tests"})
-    for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
-      if (e.path().extension() == ".py")
-        files.push_back(readFile(e.path()));
+  for (const auto &path : pythonFiles({IVC_SOURCE_DIR "/examples", IVC_SOURCE_DIR "/lit-tests"}))
+    files.push_back(readFile(path));
   std::sort(files.begin(), files.end());
   ASSERT_GT(files.size(), 50u);
   const char *tokens[] = {"(", ")", "[", "]", ":", ",", "=", ".", "\n", "    ", "lambda", "if",

@@ -2,6 +2,7 @@
 // the analysis the whole file gives, whenever the whole file parses: over
 // real files, random edits, and every way Python binds a name.
 #include "AnalysisDump.h"
+#include "TestFiles.h"
 
 #include "frontend/Skeleton.h"
 
@@ -11,10 +12,11 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 
 using namespace ivc;
 using ivc::test::dumpAnalysis;
+using ivc::test::pythonFiles;
+using ivc::test::readFile;
 
 namespace {
 
@@ -49,13 +51,6 @@ std::vector<uint32_t> parsedLines(const Analysis &a) {
 bool parsedLine(const Analysis &a, uint32_t line) {
   auto lines = parsedLines(a);
   return std::find(lines.begin(), lines.end(), line) != lines.end();
-}
-
-std::string readFile(const std::filesystem::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Line 8 binds `h` in one of Python's many ways; the trace calls it; the
@@ -372,28 +367,23 @@ TEST(ReachableParse, RandomEditsGiveWhatTheWholeFileGives) {
 // Every example, every lit test input and a generated corpus of research
 // scripts: the same analysis, and most of the corpus left unparsed.
 TEST(ReachableParse, FilesGiveWhatTheWholeFileGives) {
-  namespace fs = std::filesystem;
   Engine engine;
-  size_t files = 0, corpusBytes = 0, corpusSkipped = 0;
-  for (const char *dir : {IVC_SOURCE_DIR "/examples", IVC_SOURCE_DIR "/lit-tests",
-                          IVC_TEST_CORPUS_DIR}) {
-    for (const auto &e : fs::recursive_directory_iterator(dir)) {
-      if (e.path().extension() != ".py")
-        continue;
-      std::string text = readFile(e.path());
-      SCOPED_TRACE(e.path().string());
-      Pair p = analyzeBoth(text, engine);
-      if (comparable(p)) {
-        EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
-      }
-      ++files;
-      if (std::string_view(dir) == IVC_TEST_CORPUS_DIR) {
-        corpusBytes += text.size();
-        corpusSkipped += p.reachable->parsed->skippedBytes;
-      }
+  size_t corpusBytes = 0, corpusSkipped = 0;
+  auto files = pythonFiles({IVC_SOURCE_DIR "/examples", IVC_SOURCE_DIR "/lit-tests",
+                            IVC_TEST_CORPUS_DIR});
+  for (const auto &path : files) {
+    std::string text = readFile(path);
+    SCOPED_TRACE(path.string());
+    Pair p = analyzeBoth(text, engine);
+    if (comparable(p)) {
+      EXPECT_EQ(dumpAnalysis(*p.reachable), dumpAnalysis(*p.whole));
+    }
+    if (path.string().starts_with(IVC_TEST_CORPUS_DIR)) {
+      corpusBytes += text.size();
+      corpusSkipped += p.reachable->parsed->skippedBytes;
     }
   }
-  EXPECT_GT(files, 250u);
+  EXPECT_GT(files.size(), 250u);
   ASSERT_GT(corpusBytes, 0u);
   EXPECT_GT(double(corpusSkipped) / double(corpusBytes), 0.8);
 }
