@@ -6,9 +6,10 @@
 // whole analysis (parse, lower, resolve, every pass) as `ivc check` runs it,
 // which parses only the statements trace regions reach; the same analysis of
 // every statement (as the language server parses); and CPython parsing the
-// same files and walking every node (ast.parse + ast.walk, in /usr/bin/python3). Goals (issue: classifier and plan): the
-// analysis within 1.5x of the bare parse, at least 5x faster than CPython's
-// parse-and-walk, and under 10 us per mediator for resolution + classification.
+// same files and walking every node (ast.parse + ast.walk, in
+// /usr/bin/python3). Goals (issue: classifier and plan): the analysis within
+// 1.5x of the bare parse, at least 5x faster than CPython's parse-and-walk,
+// and under 10 us per mediator for resolution + classification.
 //
 //===----------------------------------------------------------------------===//
 #include "Corpus.h"
