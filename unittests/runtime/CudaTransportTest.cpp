@@ -2,8 +2,9 @@
 //
 // What can be checked on any machine: the driver loader's errors, the device
 // arena's layout and bump allocation, hostile descriptors, and the strict
-// reading of the announcement a worker gets. The device paths themselves are
-// exercised by unittests/runtime/python/test_cuda.py where a GPU exists.
+// reading of the announcement a worker gets. The arena's driver calls are
+// exercised against a fake driver in fakecuda/, and with torch on a real
+// device by unittests/runtime/python/test_cuda.py where a GPU exists.
 //
 //===----------------------------------------------------------------------===//
 #include "ivc/runtime/host/SandboxConfig.h"

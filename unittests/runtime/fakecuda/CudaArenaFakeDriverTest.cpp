@@ -1,0 +1,262 @@
+//===- CudaArenaFakeDriverTest.cpp - The arena against a fake driver ------===//
+//
+// The cuda-ipc arena's driver calls, run on any machine: this binary links
+// the fake libcuda.so.1 (FakeCudaDriver.cpp), so the transport's dlopen finds
+// it. Checked here: the host exports what a worker in another process needs
+// and nothing more, bytes written on one side are read on the other, the
+// events are recorded and waited on in order, a failure at any driver call
+// leaves nothing behind, and a closed worker arena is refused. What only a
+// GPU shows (the real driver's behaviour, torch on cuda) is in
+// unittests/runtime/python/test_cuda.py.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeCudaHooks.h"
+
+#include "ivc/runtime/transport/CudaArena.h"
+#include "ivc/runtime/transport/CudaDriver.h"
+
+#include <cuda.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ivc::runtime;
+
+namespace {
+
+constexpr uint64_t DownloadBytes = 1 << 20, UploadBytes = 1 << 16;
+
+bool operator==(const IvcFakeCudaCounts &a, const IvcFakeCudaCounts &b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+std::string describe(const IvcFakeCudaCounts &c) {
+  return "allocations=" + std::to_string(c.allocations) + " mappings=" +
+         std::to_string(c.mappings) + " events=" + std::to_string(c.events) +
+         " retained=" + std::to_string(c.retained) + " pushed=" + std::to_string(c.pushed) +
+         " current=" + std::to_string(c.currentDevice);
+}
+
+/// Runs `body` in a child process (IPC handles cannot be opened by their
+/// exporter) and returns what it reported: empty when all was well.
+std::string inChild(const std::function<std::string()> &body) {
+  int pipeFds[2];
+  if (::pipe(pipeFds) != 0)
+    return "pipe failed";
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(pipeFds[0]);
+    std::string report = body();
+    (void)!::write(pipeFds[1], report.data(), report.size());
+    ::_exit(0);
+  }
+  ::close(pipeFds[1]);
+  std::string report;
+  char buf[512];
+  for (ssize_t n; (n = ::read(pipeFds[0], buf, sizeof buf)) > 0;)
+    report.append(buf, static_cast<size_t>(n));
+  ::close(pipeFds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    report += " (the child did not exit cleanly)";
+  return report;
+}
+
+uint8_t *hostBytes(uint64_t deviceAddress) { return reinterpret_cast<uint8_t *>(deviceAddress); }
+
+class CudaArenaFakeDriver : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(cuda::driverStatus().ok()) << cuda::driverStatus().error().message;
+    ivcFakeCudaFail(nullptr, 0);
+    before_ = ivcFakeCudaCounts();
+  }
+  /// Whatever a test made is gone again, and no context is left current.
+  void TearDown() override {
+    IvcFakeCudaCounts now = ivcFakeCudaCounts();
+    EXPECT_TRUE(now == before_) << "before: " << describe(before_) << "\nafter:  " << describe(now);
+  }
+  IvcFakeCudaCounts before_{};
+};
+
+TEST_F(CudaArenaFakeDriver, TheDriverIsTheFake) {
+  Result<int> count = cuda::deviceCount();
+  ASSERT_TRUE(count.ok()) << count.error().message;
+  EXPECT_EQ(*count, 2);
+}
+
+TEST_F(CudaArenaFakeDriver, HostExportsOnceAndReleasesEverything) {
+  {
+    Result<std::shared_ptr<CudaHostArena>> a = CudaHostArena::create(1, 1000, 300);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    IvcFakeCudaCounts live = ivcFakeCudaCounts();
+    EXPECT_EQ(live.allocations, before_.allocations + 1);
+    EXPECT_EQ(live.events, before_.events + 2);
+    EXPECT_EQ(live.retained, before_.retained + 1);
+    EXPECT_EQ(live.pushed, 0) << "a context was left current";
+    const CudaAnnouncement &ann = (*a)->announcement();
+    EXPECT_EQ(ann.pciBusId, "0000:0B:00.0"); // device 1's
+    EXPECT_EQ(ann.downloadBytes, 1024u);
+    EXPECT_EQ(ann.uploadBytes, 512u);
+    EXPECT_NE(ann.memory, ann.toWorker);
+    EXPECT_NE(ann.toWorker, ann.toHost);
+    EXPECT_TRUE(CudaAnnouncement::fromValue(ann.toValue()).ok());
+    EXPECT_EQ(*(*a)->regionAddress(CudaUploadSpace), *(*a)->regionAddress(CudaDownloadSpace) + 1024);
+    EXPECT_EQ(*(*a)->resolve(CudaUploadSpace, 256, 256), *(*a)->regionAddress(CudaUploadSpace) + 256);
+    EXPECT_FALSE((*a)->resolve(CudaUploadSpace, 256, 257).has_value());
+  }
+}
+
+TEST_F(CudaArenaFakeDriver, BadDeviceOrdinalIsTheDriversError) {
+  Result<std::shared_ptr<CudaHostArena>> a = CudaHostArena::create(7, DownloadBytes, UploadBytes);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().message, "cuDeviceGet: invalid device ordinal (CUresult 101)");
+}
+
+TEST_F(CudaArenaFakeDriver, CallsDoNotDisturbTheCallersContext) {
+  // torch may have another device's context current on the calling thread.
+  CUcontext ignored;
+  ASSERT_EQ(cuCtxPushCurrent(static_cast<CUcontext>(ivcFakeCudaPrimaryContext(0))), CUDA_SUCCESS);
+  {
+    Result<std::shared_ptr<CudaHostArena>> a = CudaHostArena::create(1, DownloadBytes, UploadBytes);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_TRUE((*a)->recordForWorker(0).ok());
+    EXPECT_TRUE((*a)->waitForWorker(0).ok());
+    EXPECT_EQ(ivcFakeCudaCounts().currentDevice, 0);
+    EXPECT_EQ(ivcFakeCudaCounts().pushed, 1);
+  }
+  ASSERT_EQ(cuCtxPopCurrent(&ignored), CUDA_SUCCESS);
+}
+
+// The whole exchange of one message each way, as host and worker do it.
+TEST_F(CudaArenaFakeDriver, WorkerInAnotherProcessSharesTheBytesAndTheEvents) {
+  Result<std::shared_ptr<CudaHostArena>> made = CudaHostArena::create(1, DownloadBytes, UploadBytes);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  CudaHostArena &host = **made;
+  const CudaAnnouncement ann = host.announcement();
+  uint8_t *download = hostBytes(*host.regionAddress(CudaDownloadSpace));
+  uint8_t *upload = hostBytes(*host.regionAddress(CudaUploadSpace));
+  for (size_t i = 0; i < 4096; ++i)
+    download[i] = static_cast<uint8_t>(i * 7);
+  ASSERT_TRUE(host.recordForWorker(0).ok());
+  EXPECT_EQ(ivcFakeCudaRecords(ann.toWorker.data()), 1);
+
+  std::string report = inChild([&]() -> std::string {
+    IvcFakeCudaCounts start = ivcFakeCudaCounts();
+    Result<CudaAnnouncement> wire = CudaAnnouncement::fromValue(ann.toValue());
+    if (!wire)
+      return wire.error().message;
+    Result<std::shared_ptr<CudaWorkerArena>> opened = CudaWorkerArena::open(*wire);
+    if (!opened)
+      return "open: " + opened.error().message;
+    CudaWorkerArena &w = **opened;
+    if (w.device() != 1)
+      return "opened device " + std::to_string(w.device()) + ", not the host's (1)";
+    if (Status s = w.waitForHost(0); !s)
+      return "waitForHost: " + s.error().message;
+    const uint8_t *seen = hostBytes(*w.regionAddress(CudaDownloadSpace));
+    for (size_t i = 0; i < 4096; ++i)
+      if (seen[i] != static_cast<uint8_t>(i * 7))
+        return "download byte " + std::to_string(i) + " differs";
+    std::memset(hostBytes(*w.regionAddress(CudaUploadSpace)), 0x5a, UploadBytes);
+    if (Status s = w.recordForHost(0); !s)
+      return "recordForHost: " + s.error().message;
+    if (Status s = w.close(); !s)
+      return "close: " + s.error().message;
+    if (Status s = w.close(); !s)
+      return "second close: " + s.error().message;
+    if (w.waitForHost(0).ok())
+      return "a closed arena was usable";
+    IvcFakeCudaCounts end = ivcFakeCudaCounts();
+    if (!(end == start))
+      return "left behind: " + describe(end) + " (started with " + describe(start) + ")";
+    return "";
+  });
+  EXPECT_EQ(report, "");
+  EXPECT_EQ(ivcFakeCudaWaits(ann.toWorker.data()), 1);
+  EXPECT_EQ(ivcFakeCudaRecords(ann.toHost.data()), 1);
+  ASSERT_TRUE(host.waitForWorker(0).ok());
+  EXPECT_EQ(ivcFakeCudaWaits(ann.toHost.data()), 1);
+  for (size_t i = 0; i < UploadBytes; ++i)
+    ASSERT_EQ(upload[i], 0x5a) << "upload byte " << i;
+}
+
+TEST_F(CudaArenaFakeDriver, TheExporterCannotOpenItsOwnArena) {
+  Result<std::shared_ptr<CudaHostArena>> host = CudaHostArena::create(0, DownloadBytes, UploadBytes);
+  ASSERT_TRUE(host.ok()) << host.error().message;
+  Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open((*host)->announcement());
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().message, "cuIpcOpenMemHandle: invalid device context (CUresult 201)");
+}
+
+struct FailingCall {
+  const char *entry;
+  int skip; // successful calls before the failing one
+};
+
+// Every driver call of CudaHostArena::create, failing in turn.
+TEST_F(CudaArenaFakeDriver, AFailingHostCallLeavesNothingBehind) {
+  for (auto [entry, skip] : std::initializer_list<FailingCall>{
+           {"cuDeviceGet", 0}, {"cuDeviceGetPCIBusId", 0}, {"cuDevicePrimaryCtxRetain", 0},
+           {"cuCtxPushCurrent", 0}, {"cuMemAlloc", 0}, {"cuEventCreate", 0}, {"cuEventCreate", 1},
+           {"cuIpcGetMemHandle", 0}, {"cuIpcGetEventHandle", 0}, {"cuIpcGetEventHandle", 1}}) {
+    SCOPED_TRACE(std::string(entry) + " after " + std::to_string(skip));
+    ivcFakeCudaFail(entry, skip);
+    Result<std::shared_ptr<CudaHostArena>> a = CudaHostArena::create(1, DownloadBytes, UploadBytes);
+    ASSERT_FALSE(a.ok());
+    std::string expected = std::string(entry) + ": out of memory (CUresult 2)";
+    if (std::string(entry) == "cuCtxPushCurrent")
+      expected = "cannot make the device's primary context current";
+    EXPECT_EQ(a.error().message, expected);
+    IvcFakeCudaCounts now = ivcFakeCudaCounts();
+    EXPECT_TRUE(now == before_) << describe(now);
+  }
+}
+
+// Every driver call of CudaWorkerArena::open, failing in turn.
+TEST_F(CudaArenaFakeDriver, AFailingWorkerCallLeavesNothingBehind) {
+  Result<std::shared_ptr<CudaHostArena>> host = CudaHostArena::create(1, DownloadBytes, UploadBytes);
+  ASSERT_TRUE(host.ok()) << host.error().message;
+  const CudaAnnouncement ann = (*host)->announcement();
+  for (auto [entry, skip] : std::initializer_list<FailingCall>{
+           {"cuDeviceGetByPCIBusId", 0}, {"cuDevicePrimaryCtxRetain", 0}, {"cuCtxPushCurrent", 0},
+           {"cuIpcOpenMemHandle", 0}, {"cuIpcOpenEventHandle", 0}, {"cuIpcOpenEventHandle", 1}}) {
+    SCOPED_TRACE(std::string(entry) + " after " + std::to_string(skip));
+    std::string report = inChild([&]() -> std::string {
+      IvcFakeCudaCounts start = ivcFakeCudaCounts();
+      ivcFakeCudaFail(entry, skip);
+      {
+        Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open(ann);
+        if (w)
+          return "opened despite the failure";
+        if (w.error().message.empty())
+          return "no reason given";
+      }
+      IvcFakeCudaCounts end = ivcFakeCudaCounts();
+      if (!(end == start))
+        return "left behind: " + describe(end) + " (started with " + describe(start) + ")";
+      return "";
+    });
+    EXPECT_EQ(report, "");
+  }
+}
+
+TEST_F(CudaArenaFakeDriver, AnUnknownBusIdIsRefused) {
+  Result<std::shared_ptr<CudaHostArena>> host = CudaHostArena::create(0, DownloadBytes, UploadBytes);
+  ASSERT_TRUE(host.ok()) << host.error().message;
+  CudaAnnouncement ann = (*host)->announcement();
+  ann.pciBusId = "0000:0C:00.0";
+  std::string report = inChild([&]() -> std::string {
+    Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open(ann);
+    return w ? "opened a device that is not there" : w.error().message;
+  });
+  EXPECT_EQ(report, "cuDeviceGetByPCIBusId: invalid device ordinal (CUresult 101)");
+}
+
+} // namespace
