@@ -1,4 +1,4 @@
-//===- FakeCudaHooks.h - What tests ask the fake CUDA driver ---------------===//
+//===- FakeCudaHooks.h - What tests ask the fake CUDA driver --------------===//
 //
 // libcuda.so.1 built from FakeCudaDriver.cpp stands in for the NVIDIA driver
 // in the cuda-ipc transport's tests on machines without a GPU: "device
