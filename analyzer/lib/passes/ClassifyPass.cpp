@@ -58,21 +58,24 @@ private:
     case OpKind::Attribute:
       return checkAttribute(op, ctx);
     case OpKind::Call:
-      return checkCall(op, ctx);
+      checkCall(op, ctx);
+      return checkCost(op, ctx);
+    case OpKind::BinaryOp: case OpKind::AugAssign:
+      return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
     // Values and operators: confirmed as they are; their operands have rules of their own.
     case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
     case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
     case OpKind::Ellipsis: case OpKind::FString: case OpKind::FormatValue: case OpKind::Slice:
-    case OpKind::BinaryOp: case OpKind::UnaryOp: case OpKind::BoolOp: case OpKind::Compare:
+    case OpKind::UnaryOp: case OpKind::BoolOp: case OpKind::Compare:
     case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::Starred: case OpKind::List:
     case OpKind::Tuple: case OpKind::Set: case OpKind::Dict: case OpKind::ListComp:
     case OpKind::SetComp: case OpKind::DictComp: case OpKind::GeneratorExp: case OpKind::Lambda:
     case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Param: case OpKind::Returns:
     case OpKind::WithItem: case OpKind::CompIf: case OpKind::CompYield:
     // Statements the FAST subset has.
-    case OpKind::ExprStmt: case OpKind::Assign: case OpKind::AugAssign: case OpKind::AnnAssign:
+    case OpKind::ExprStmt: case OpKind::Assign: case OpKind::AnnAssign:
     case OpKind::If: case OpKind::Return: case OpKind::Delete: case OpKind::Assert:
     case OpKind::Raise: case OpKind::Pass: case OpKind::Break: case OpKind::Continue:
     case OpKind::Module:

@@ -5,7 +5,7 @@
 // FAST-compatible) or reports why it is not: an ISOLATE remark or a REJECT
 // error. Every op kind has a rule; a kind without one is ISOLATE by default.
 // Rules for one concern live in one file (References, Calls, DynamicLookup,
-// Formatting, Subscripts, Statements); docs/diagnostics has one page per
+// Formatting, Subscripts, Statements, Cost); docs/diagnostics has one page per
 // diagnostic they emit.
 //
 //===----------------------------------------------------------------------===//
@@ -82,6 +82,9 @@ void checkFormatterReference(ir::Op &op, std::string_view qualified, RuleContext
 void checkSubscript(ir::Op &op, RuleContext &ctx);
 // Statements.cpp: statements, definitions, patterns and other constructs.
 void checkStatement(ir::Op &op, RuleContext &ctx);
+// Cost.cpp: binary operators, augmented assignments and calls whose work has
+// no bound ivc can see (IVC312).
+void checkCost(ir::Op &op, RuleContext &ctx);
 
 } // namespace ivc::rules
 

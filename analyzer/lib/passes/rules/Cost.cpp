@@ -1,0 +1,430 @@
+//===- Cost.cpp - Work whose size ivc cannot bound (IVC312) ---------------===//
+//
+// A FAST mediator runs in the server's process. A while loop there is ISOLATE
+// (IVC301); so is work that one C call does without ever releasing the GIL,
+// which would stop the whole server and which the runtime cannot abandon:
+//  - integer `**`, `<<`, `pow` and math.factorial/comb/perm whose result
+//    ivc cannot bound (`10 ** 10 ** 10`);
+//  - repeating a string, bytes or container a number of times ivc cannot
+//    bound (`[0] * n`);
+//  - a range ivc cannot bound handed to a call that consumes it in C
+//    (`sum(range(n))`; a Python loop over it releases the GIL);
+//  - a loop that extends the list it iterates, and `x = x ** k` in a loop.
+// Tensor operations are not judged here: their cost follows sizes ivc does not
+// track. This bounds the evident cases; it is not a proof of cost.
+//
+//===----------------------------------------------------------------------===//
+#include "Rules.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace ivc::rules {
+
+using namespace ir;
+
+namespace {
+
+// The largest integer a FAST mediator may compute: 2^20 bits (about 315,000
+// decimal digits) takes microseconds to build.
+constexpr double MaxBits = 1 << 20;
+// The most elements a repetition or a consumed range may have.
+constexpr int64_t MaxElements = 1 << 24;
+// Largest argument of math.factorial/comb/perm (a few milliseconds).
+constexpr int64_t MaxFactorial = 1 << 14;
+// Largest exponent for a base ivc cannot size (`x ** 2` on a parameter).
+constexpr int64_t MaxBlindExponent = 64;
+
+/// What ivc knows of a number: a float (bounded by its type), an integer of
+/// at most `bits` bits (exactly `value` when small), a length (bounded by the
+/// memory of something that exists already), or nothing.
+struct Magnitude {
+  enum Kind { Unknown, Float, Int, Length } kind = Unknown;
+  double bits = 0;
+  std::optional<int64_t> value;
+
+  static Magnitude floating() { return {Float, 0, std::nullopt}; }
+  static Magnitude integer(int64_t v) {
+    return {Int, v == 0 ? 1.0 : std::floor(std::log2(std::fabs(double(v)))) + 1, v};
+  }
+  bool isInt() const { return kind == Int || kind == Length; }
+};
+
+Magnitude literal(std::string_view text) {
+  std::string digits;
+  for (char c : text)
+    if (c != '_')
+      digits += c;
+  int base = 10;
+  size_t skip = 0;
+  if (digits.size() > 1 && digits[0] == '0' && std::isalpha(static_cast<unsigned char>(digits[1]))) {
+    char p = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
+    base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
+    skip = 2;
+  }
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(digits.c_str() + skip, &end, base);
+  if (errno == 0)
+    return Magnitude::integer(v);
+  return {Magnitude::Int, double(digits.size() - skip) * std::log2(double(base)) + 1, std::nullopt};
+}
+
+std::optional<int64_t> exactly(std::optional<int64_t> a, std::optional<int64_t> b,
+                               bool (*op)(int64_t, int64_t, int64_t *)) {
+  int64_t r;
+  if (!a || !b || op(*a, *b, &r))
+    return std::nullopt;
+  return r;
+}
+bool add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+bool sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
+bool mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+
+/// base ** exponent when it fits in 64 bits.
+std::optional<int64_t> power(std::optional<int64_t> base, int64_t exponent) {
+  if (!base || exponent > 64)
+    return std::nullopt;
+  std::optional<int64_t> r = 1;
+  for (int64_t i = 0; r && i < exponent; ++i)
+    r = exactly(r, base, mul);
+  return r;
+}
+
+Magnitude binary(std::string_view op, const Magnitude &l, const Magnitude &r) {
+  if (op == "/" || (l.kind == Magnitude::Float && r.kind != Magnitude::Unknown) ||
+      (r.kind == Magnitude::Float && l.kind != Magnitude::Unknown))
+    return Magnitude::floating();
+  if (!l.isInt() || !r.isInt())
+    return {};
+  auto fromBits = [](double bits, std::optional<int64_t> v) {
+    return v ? Magnitude::integer(*v) : Magnitude{Magnitude::Int, bits, std::nullopt};
+  };
+  if (op == "+" || op == "-")
+    return fromBits(std::max(l.bits, r.bits) + 1, exactly(l.value, r.value, op == "+" ? add : sub));
+  if (op == "*")
+    return fromBits(l.bits + r.bits, exactly(l.value, r.value, mul));
+  if (op == "//" || op == ">>")
+    return fromBits(l.bits, std::nullopt);
+  if (op == "%" || op == "&")
+    return fromBits(std::min(l.bits, r.bits), std::nullopt);
+  if (op == "|" || op == "^")
+    return fromBits(std::max(l.bits, r.bits), std::nullopt);
+  if (!r.value)
+    return {};
+  if (op == "**")
+    return *r.value < 0 ? Magnitude::floating()
+                        : fromBits(l.bits * double(*r.value), power(l.value, *r.value));
+  if (op == "<<")
+    return fromBits(l.bits + double(*r.value), std::nullopt);
+  return {};
+}
+
+class Sizer {
+public:
+  explicit Sizer(RuleContext &ctx) : ctx_(ctx) {}
+
+  Magnitude of(const Op *op, int depth = 0) {
+    if (!op || depth > 8)
+      return {};
+    switch (op->kind) {
+    case OpKind::Int: return literal(op->text);
+    case OpKind::Float: case OpKind::Complex: return Magnitude::floating();
+    case OpKind::True: return Magnitude::integer(1);
+    case OpKind::False: return Magnitude::integer(0);
+    case OpKind::UnaryOp: {
+      Magnitude m = of(op->operand(0), depth + 1);
+      if (op->text == "not")
+        return Magnitude::integer(0);
+      if (op->text == "-" && m.value && *m.value != INT64_MIN)
+        return Magnitude::integer(-*m.value);
+      if (op->text == "~" && m.value)
+        return Magnitude::integer(~*m.value);
+      return m.kind == Magnitude::Length ? Magnitude{Magnitude::Int, m.bits, std::nullopt} : m;
+    }
+    case OpKind::BinaryOp:
+      return binary(op->text, of(op->operand(0), depth + 1), of(op->operand(1), depth + 1));
+    case OpKind::Name: return ofName(op, depth);
+    case OpKind::Call: {
+      for (const Value &v : ctx_.valuesOf(op->operand(0)))
+        if (!(v.kind == ValueKind::Builtin && v.text == "len"))
+          return {};
+      return {Magnitude::Length, 48, std::nullopt};
+    }
+    default: return {};
+    }
+  }
+
+private:
+  /// A name with one binding, a plain assignment, sizes as its value.
+  Magnitude ofName(const Op *op, int depth) {
+    NameResolution r = ctx_.values.scopes().resolve(op);
+    if (!r.symbol || r.symbol->bindings.size() != 1)
+      return {};
+    const Binding &b = r.symbol->bindings[0];
+    if (b.kind != Binding::Kind::Assign || !b.path.empty())
+      return {};
+    return of(b.value, depth + 1);
+  }
+
+  RuleContext &ctx_;
+};
+
+bool allTensors(RuleContext &ctx, const Op *op) {
+  const ValueSet &vs = ctx.valuesOf(op);
+  return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
+    return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
+  });
+}
+
+bool isSequence(RuleContext &ctx, const Op *op) {
+  if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
+             op->is(OpKind::List) || op->is(OpKind::Tuple) || op->is(OpKind::ListComp)))
+    return true;
+  const ValueSet &vs = ctx.valuesOf(op);
+  return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
+    return v.kind == ValueKind::Str || v.kind == ValueKind::Container;
+  });
+}
+
+std::string sourceOf(RuleContext &ctx, const Op &op) {
+  return "'" + std::string(ctx.m.fileOf(ctx.unit).slice(op.range)) + "'";
+}
+
+void report(RuleContext &ctx, const Op &at, std::string_view why) {
+  ctx.isolate(at, DiagId::UnboundedCost, {ctx.subject(), sourceOf(ctx, at), why});
+}
+
+bool isLoop(const Op &op) {
+  return op.is(OpKind::For) || op.is(OpKind::ListComp) || op.is(OpKind::SetComp) ||
+         op.is(OpKind::DictComp) || op.is(OpKind::GeneratorExp);
+}
+
+bool isScopeBoundary(const Op &op) {
+  return op.is(OpKind::FunctionDef) || op.is(OpKind::Lambda) || op.is(OpKind::ClassDef);
+}
+
+/// The symbol a name op reads or binds, or null.
+const Symbol *symbolOf(RuleContext &ctx, const Op *op) {
+  if (!op || !op->is(OpKind::Name))
+    return nullptr;
+  return ctx.values.scopes().resolve(op).symbol;
+}
+
+/// Whether `op` runs inside a loop, in the same function, that iterates
+/// `target` (or any loop, when `target` is null).
+bool inLoopOver(RuleContext &ctx, const Op &op, const Symbol *target) {
+  for (const Op *p = op.parentOp(); p && !isScopeBoundary(*p); p = p->parentOp()) {
+    if (!isLoop(*p))
+      continue;
+    if (!target)
+      return true;
+    // A for statement's iterable is its second operand; a comprehension's
+    // first iterable is its operand, the others are in its comp_for ops.
+    if (symbolOf(ctx, p->operand(p->is(OpKind::For) ? 1 : 0)) == target)
+      return true;
+    if (!p->is(OpKind::For))
+      for (const Region &r : p->regions)
+        for (const Op *c : r.ops)
+          if (c->is(OpKind::CompFor) && symbolOf(ctx, c->operand(1)) == target)
+            return true;
+  }
+  return false;
+}
+
+/// The statement an expression op belongs to: the first statement after it
+/// in its region (an expression's ops precede the statement that uses them).
+const Op *statementOf(const Op &op) {
+  if (op.cls() == OpClass::Stmt)
+    return &op;
+  if (!op.parentRegion)
+    return nullptr;
+  bool after = false;
+  for (const Op *c : op.parentRegion->ops) {
+    if (c == &op)
+      after = true;
+    else if (after && c->cls() == OpClass::Stmt)
+      return c;
+  }
+  return nullptr;
+}
+
+/// `x ** k` in `x = x ** k` (or `x **= k`), run in a loop: the size grows
+/// k-fold every iteration.
+bool compoundsInLoop(RuleContext &ctx, const Op &op, const Op *base) {
+  const Symbol *s = symbolOf(ctx, base);
+  const Op *stmt = statementOf(op);
+  if (!s || !stmt || !(stmt->is(OpKind::Assign) || stmt->is(OpKind::AugAssign)))
+    return false;
+  // Assign: targets..., value; AugAssign: target, value.
+  size_t targets = stmt->is(OpKind::Assign) ? stmt->operands.size() - 1 : 1;
+  bool rebinds = false;
+  for (size_t i = 0; i < targets; ++i)
+    rebinds |= symbolOf(ctx, stmt->operand(i)) == s;
+  if (!rebinds || !inLoopOver(ctx, *stmt, nullptr))
+    return false;
+  // A name the loop's other bindings make a tensor stays one (`h = h ** 2`
+  // on an activation); reading it in the loop cannot say so, as its value
+  // depends on itself.
+  for (const Binding &b : s->bindings) {
+    bool self = b.kind == Binding::Kind::AugAssign || b.value == stmt->operand(targets);
+    if (!self && !(b.kind == Binding::Kind::Assign && allTensors(ctx, b.value)))
+      return true;
+  }
+  return false;
+}
+
+void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *base,
+                const Op *exponent) {
+  if (allTensors(ctx, base) || allTensors(ctx, exponent))
+    return;
+  Sizer size(ctx);
+  Magnitude b = size.of(base), e = size.of(exponent);
+  if (b.kind == Magnitude::Float || e.kind == Magnitude::Float)
+    return;
+  if (e.value && *e.value < 0)
+    return; // a float (`**`) or a ValueError (`<<`)
+  if (e.value && b.isInt()) {
+    Magnitude r = binary(op, b, e);
+    if (r.bits <= MaxBits)
+      return;
+    report(ctx, at, "computes an integer of up to " + std::to_string(int64_t(r.bits)) + " bits");
+    return;
+  }
+  if (e.value && (op == "**" ? *e.value <= MaxBlindExponent : *e.value <= MaxBits)) {
+    if (op == "**" && compoundsInLoop(ctx, at, base))
+      report(ctx, at, "raises a power again on every loop iteration");
+    return;
+  }
+  report(ctx, at, "computes an integer whose size ivc cannot bound");
+}
+
+void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
+  bool lSeq = isSequence(ctx, l), rSeq = isSequence(ctx, r);
+  if (lSeq == rSeq)
+    return;
+  Magnitude count = Sizer(ctx).of(lSeq ? r : l);
+  if (count.kind == Magnitude::Float || count.kind == Magnitude::Length ||
+      (count.value && *count.value <= MaxElements))
+    return;
+  report(ctx, at, count.value ? "repeats a sequence " + std::to_string(*count.value) + " times"
+                             : "repeats a sequence a number of times ivc cannot bound");
+}
+
+void checkBinary(Op &op, RuleContext &ctx) {
+  std::string_view o = op.text;
+  if (op.is(OpKind::AugAssign))
+    o = o.substr(0, o.size() - 1);
+  if (o == "**" || o == "<<")
+    checkPower(ctx, op, o, op.operand(0), op.operand(1));
+  else if (o == "*")
+    checkRepetition(ctx, op, op.operand(0), op.operand(1));
+}
+
+/// The positional arguments of a call that has only positional arguments.
+std::optional<std::vector<const Op *>> positional(const Op &call) {
+  std::vector<const Op *> args;
+  for (size_t i = 1; i < call.operands.size(); ++i) {
+    const Op *a = call.operand(i);
+    if (!a || a->is(OpKind::Keyword) || a->is(OpKind::Starred) || a->is(OpKind::KwSplat))
+      return std::nullopt;
+    args.push_back(a);
+  }
+  return args;
+}
+
+/// Whether a range call's length is bounded.
+bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
+  Sizer size(ctx);
+  std::vector<Magnitude> m;
+  for (const Op *a : args)
+    m.push_back(size.of(a));
+  if (m.size() == 1)
+    return m[0].kind == Magnitude::Length || (m[0].value && *m[0].value <= MaxElements);
+  if (m.size() >= 2 && m[0].value && m[1].value) {
+    int64_t step = m.size() == 3 && m[2].value ? std::llabs(*m[2].value) : 1;
+    if (m.size() == 3 && !m[2].value)
+      return false;
+    double span = std::fabs(double(*m[1].value) - double(*m[0].value));
+    return step != 0 && span / double(step) <= double(MaxElements);
+  }
+  return false;
+}
+
+/// Why calling `callee` in `call` may do work without a bound, if it may.
+std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
+                                              const Value &callee,
+                                              const std::vector<const Op *> &args) {
+  std::string_view f = callee.text;
+  if (callee.kind == ValueKind::Builtin && f == "range" && ctx.passed.contains(&call) &&
+      !boundedRange(ctx, args))
+    return "hands one call a range whose length ivc cannot bound";
+  if (callee.kind == ValueKind::Qualified &&
+      isOneOf(f, {"math.factorial", "math.comb", "math.perm"}))
+    for (const Op *a : args) {
+      Magnitude m = Sizer(ctx).of(a);
+      if (!m.value)
+        return "calls '" + std::string(f) + "' with an argument ivc cannot bound";
+      if (*m.value > MaxFactorial)
+        return "calls '" + std::string(f) + "' with " + std::to_string(*m.value);
+    }
+  // `xs.append(...)` inside `for x in xs:` never ends.
+  if (callee.kind == ValueKind::Method && isOneOf(f, {"append", "extend", "insert"})) {
+    const Op *attr = call.operand(0);
+    const Symbol *list =
+        attr && attr->is(OpKind::Attribute) ? symbolOf(ctx, attr->operand(0)) : nullptr;
+    if (list && inLoopOver(ctx, call, list))
+      return "extends the list its loop iterates";
+  }
+  return std::nullopt;
+}
+
+/// Argument `pos` of a call, or its keyword argument `name`.
+const Op *argument(const Op &call, size_t pos, std::string_view name) {
+  for (size_t i = 1; i < call.operands.size(); ++i) {
+    const Op *a = call.operand(i);
+    if (a && a->is(OpKind::Keyword) && a->text == name)
+      return a->operand(0);
+  }
+  return pos + 1 < call.operands.size() && !call.operand(pos + 1)->is(OpKind::Keyword)
+             ? call.operand(pos + 1)
+             : nullptr;
+}
+
+void checkCallCost(Op &call, RuleContext &ctx) {
+  std::optional<std::vector<const Op *>> args = positional(call);
+  for (const Value &v : ctx.valuesOf(call.operand(0))) {
+    // pow(b, e, m) is bounded by m.
+    if (v.kind == ValueKind::Builtin && v.text == "pow" && !argument(call, 2, "mod"))
+      return checkPower(ctx, call, "**", argument(call, 0, "base"), argument(call, 1, "exp"));
+    if (!args)
+      continue;
+    if (std::optional<std::string> why = unboundedCall(ctx, call, v, *args))
+      return report(ctx, call, *why);
+  }
+}
+
+} // namespace
+
+void checkCost(Op &op, RuleContext &ctx) {
+  switch (op.kind) {
+  case OpKind::BinaryOp:
+    return checkBinary(op, ctx);
+  case OpKind::AugAssign: {
+    checkBinary(op, ctx);
+    const Symbol *list = symbolOf(ctx, op.operand(0));
+    if (list && isOneOf(op.text, {"+=", "*="}) && inLoopOver(ctx, op, list))
+      report(ctx, op, "extends the list its loop iterates");
+    return;
+  }
+  case OpKind::Call:
+    return checkCallCost(op, ctx);
+  default:
+    return;
+  }
+}
+
+} // namespace ivc::rules

@@ -1,0 +1,52 @@
+# Arithmetic and loops whose cost ivc can bound stay FAST: tensor powers,
+# float powers, small constant exponents (also on a helper's parameter),
+# modular pow, repetitions by a constant or a length, ranges a Python loop
+# walks (the loop releases the interpreter lock), and loops that extend
+# another list than the one they iterate.
+# Expected: every mediator FAST.
+# RUN: %ivc plan %s | FileCheck %s
+# CHECK-NOT: "tier": "{{isolate|reject}}"
+# CHECK: "tier": "fast"
+# CHECK-NOT: "tier": "{{isolate|reject}}"
+import math
+
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+
+def gelu(x):
+    return 0.5 * x * (1 + torch.tanh(0.79788456 * (x + 0.044715 * x**3)))
+
+
+with model.trace("tensors and floats"):
+    hidden = model.transformer.h[4].output[0]
+    norm = hidden.norm() ** 0.5
+    scaled = hidden**2 / hidden.shape[-1] ** 0.5 + gelu(hidden)
+    for _ in range(12):
+        hidden = hidden**2
+        hidden **= 2
+    model.transformer.h[4].output[0][:] = scaled * 2.0 ** hidden.shape[-1]
+
+with model.trace("constants"):
+    k = 3
+    sizes = (2**10, 10**k, 1 << 20, pow(2, 10**30, 7), math.factorial(20), math.comb(50, 25))
+    rule = "-" * 80
+    zeros = [0] * 4096
+    model.lm_head.output[0, -1, : len(sizes)] = 0
+
+with model.trace("lengths and loops"):
+    layers = [model.transformer.h[i].output[0] for i in range(len(model.transformer.h))]
+    n = int("12")
+    picked = []
+    for layer in layers:
+        picked.append(layer.mean())
+    for i in range(n):
+        picked.append(layers[i % len(layers)].sum())
+    total = sum(range(len(picked)))
+    masks = [None] * len(layers)
+    acc = 1
+    for _ in range(8):
+        acc = acc * 2
+    model.lm_head.output[0, -1, 0] = total + acc

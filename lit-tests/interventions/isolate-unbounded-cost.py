@@ -1,0 +1,79 @@
+# Work one C call does without releasing the interpreter lock, of a size ivc
+# cannot bound, would stop the whole server if it ran FAST: each mediator
+# here is ISOLATE (IVC312), where a worker's limits and deadline apply.
+# RUN: %ivc check --verify %s
+import math
+
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("power of powers"):
+    a = 10 ** 10 ** 10  # expected-remark {{'10 ** 10 ** 10' computes an integer of up to 40000000000 bits}}
+
+with model.trace("exponent from a name"):
+    big = 10**9
+    b = 7 ** big  # expected-remark {{'7 ** big' computes an integer of up to 3000000000 bits}}
+
+with model.trace("exponent ivc cannot size"):
+    n = int("9" * 20)
+    c = 2**n  # expected-remark {{'2**n' computes an integer whose size ivc cannot bound}}
+
+with model.trace("pow with keywords"):
+    d = pow(base=10, exp=10**9)  # expected-remark {{computes an integer of up to 4000000000 bits}}
+
+with model.trace("shift"):
+    e = 1 << 10**10  # expected-remark {{'1 << 10**10' computes an integer of up to 10000000001 bits}}
+
+with model.trace("augmented power"):
+    f = 3
+    f **= 10**12  # expected-remark {{'f **= 10**12' computes an integer}}
+
+with model.trace("factorial"):
+    g = math.factorial(10**6)  # expected-remark {{calls 'math.factorial' with 1000000}}
+
+with model.trace("repetition"):
+    h = [None] * (10**10)  # expected-remark {{repeats a sequence 10000000000 times}}
+
+with model.trace("repetition of unknown length"):
+    width = int("1" + "0" * 12)
+    line = "-" * width  # expected-remark {{'"-" * width' repeats a sequence a number of times ivc cannot bound}}
+
+with model.trace("range consumed in C"):
+    count = int("9" * 20)
+    total = sum(range(count))  # expected-remark {{'range(count)' hands one call a range whose length ivc cannot bound}}
+
+with model.trace("constant range consumed in C"):
+    values = list(range(2, 10**12, 3))  # expected-remark {{'range(2, 10**12, 3)' hands one call a range}}
+
+with model.trace("loop extending its own list"):
+    xs = [1]
+    for x in xs:
+        xs.append(x)  # expected-remark {{'xs.append(x)' extends the list its loop iterates}}
+
+with model.trace("comprehension extending its own list"):
+    ys = [1]
+    grown = [ys.extend([i]) for i in ys]  # expected-remark {{extends the list its loop iterates}}
+
+with model.trace("augmented assignment extending the iterated list"):
+    zs = [1]
+    for z in zs:
+        zs += [z]  # expected-remark {{'zs += [z]' extends the list its loop iterates}}
+
+with model.trace("repeated squaring"):
+    x = 3
+    for _ in range(40):
+        x = x**2  # expected-remark {{'x**2' raises a power again on every loop iteration}}
+
+with model.trace("repeated augmented squaring"):
+    y = 3
+    for _ in range(40):
+        y **= 2  # expected-remark {{'y **= 2' raises a power again on every loop iteration}}
+
+
+def grow(base, times):
+    return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
+
+
+with model.trace("in a helper"):
+    huge = grow(2, 10**10)
