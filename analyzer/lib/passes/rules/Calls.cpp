@@ -210,6 +210,69 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
   }
 }
 
+/// The argument a higher-order callee certainly calls (map's function,
+/// sorted's key, ...), or null.
+const Op *calledArgument(const Op &call, const Value &callee) {
+  auto keyword = [&](std::string_view name) -> const Op * {
+    for (size_t i = 1; i < call.operands.size(); ++i)
+      if (const Op *a = call.operand(i); a && a->is(OpKind::Keyword) && a->text == name)
+        return a->operand(0);
+    return nullptr;
+  };
+  auto first = [&]() -> const Op * {
+    const Op *a = call.operand(1);
+    return a && !a->is(OpKind::Keyword) && !a->is(OpKind::Starred) && !a->is(OpKind::KwSplat)
+               ? a
+               : nullptr;
+  };
+  std::string_view f = callee.text;
+  if (callee.kind == ValueKind::Builtin) {
+    if (isOneOf(f, {"map", "filter"}))
+      return first();
+    if (isOneOf(f, {"sorted", "min", "max"}))
+      return keyword("key");
+  }
+  if (callee.kind == ValueKind::Qualified) {
+    if (isOneOf(f, {"functools.reduce", "functools.partial", "itertools.starmap",
+                    "itertools.filterfalse", "itertools.takewhile", "itertools.dropwhile",
+                    "collections.defaultdict"}))
+      return first();
+    if (f == "itertools.groupby")
+      return keyword("key");
+  }
+  if (callee.kind == ValueKind::Method && f == "sort")
+    return keyword("key");
+  return nullptr;
+}
+
+/// A method of a value ivc cannot type is not judged where it is read, as it
+/// may be data (`cfg.layer`); handed to a callee that calls it, it is a call.
+void checkCalledMethod(const Op &call, const Value &callee, RuleContext &ctx) {
+  const Op *fn = calledArgument(call, callee);
+  if (!fn)
+    return;
+  for (const Value &v : ctx.valuesOf(fn)) {
+    if (v.kind != ValueKind::Method || v.receiver != ValueKind::Unknown)
+      continue; // judged by checkEscapingReference
+    if (std::optional<Problem> p = judgeMethod(v, ctx)) {
+      ctx.isolate(*fn, DiagId::UnconfirmedConstruct,
+                  {ctx.subject(), "'" + p->a + "' as a value (what receives it calls it)"});
+      return;
+    }
+  }
+}
+
+/// print(..., file=f) calls f.write, whatever f is.
+bool printsToFile(const Op &call, const Value &callee) {
+  if (callee.kind != ValueKind::Builtin || callee.text != "print")
+    return false;
+  for (size_t i = 1; i < call.operands.size(); ++i)
+    if (const Op *a = call.operand(i);
+        a && (a->is(OpKind::KwSplat) || (a->is(OpKind::Keyword) && a->text == "file")))
+      return true;
+  return false;
+}
+
 } // namespace
 
 bool confirmedMethodName(std::string_view m, const OpCatalog &catalog) {
@@ -288,6 +351,12 @@ void checkCall(Op &op, RuleContext &ctx) {
                   {ctx.subject(), "'iter' with a sentinel (a loop with no bound)"});
       continue;
     }
+    if (printsToFile(op, v)) {
+      ctx.isolate(op, DiagId::UnconfirmedConstruct,
+                  {ctx.subject(), "'print' with a file (it calls the file's write method)"});
+      continue;
+    }
+    checkCalledMethod(op, v, ctx);
     if (auto p = judge(v, op, ctx); p && !first)
       first = std::move(p);
   }
