@@ -27,6 +27,19 @@ Frontend::Frontend(FrontendOptions options) : options_(std::move(options)) {
 Frontend::~Frontend() { ts_parser_delete(parser_); }
 
 TreeHandle Frontend::parseTree(std::string_view text, const TSTree *oldTree) {
+  // Python ends a line at a lone \r as at \n (old Mac line endings); the
+  // grammar only at \n. Each lone \r becomes \n in the copy the grammar
+  // reads: byte offsets stay, and its rows then agree with SourceFile's.
+  std::string copy;
+  for (size_t at = text.find('\r'); at != std::string_view::npos; at = text.find('\r', at + 1)) {
+    if (at + 1 < text.size() && text[at + 1] == '\n')
+      continue;
+    if (copy.empty())
+      copy.assign(text);
+    copy[at] = '\n';
+  }
+  if (!copy.empty())
+    text = copy;
   return TreeHandle(ts_parser_parse_string(parser_, oldTree, text.data(), uint32_t(text.size())));
 }
 
