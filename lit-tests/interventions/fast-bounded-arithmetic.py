@@ -44,6 +44,8 @@ with model.trace("lengths and loops"):
         picked.append(layer.mean())
     for i in range(n):
         picked.append(layers[i % len(layers)].sum())
+    for i, layer in zip(range(n), reversed(list(enumerate(layers)))):
+        picked.append(layer[1].max())
     total = sum(range(len(picked)))
     masks = [None] * len(layers)
     acc = 1

@@ -43,6 +43,10 @@ with model.trace("range consumed in C"):
     count = int("9" * 20)
     total = sum(range(count))  # expected-remark {{'range(count)' hands one call a range whose length ivc cannot bound}}
 
+with model.trace("range consumed in C through lazy wrappers"):
+    count = int("9" * 20)
+    pairs = list(zip(range(count), enumerate(range(count))))  # expected-remark 2 {{'range(count)' hands one call a range}}
+
 with model.trace("constant range consumed in C"):
     values = list(range(2, 10**12, 3))  # expected-remark {{'range(2, 10**12, 3)' hands one call a range}}
 

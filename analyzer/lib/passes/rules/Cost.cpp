@@ -353,13 +353,47 @@ bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
   return false;
 }
 
+/// The call that receives `arg` as an argument, if one does.
+const Op *receivingCall(const Op &arg) {
+  if (!arg.parentRegion)
+    return nullptr;
+  bool after = false;
+  for (const Op *c : arg.parentRegion->ops) {
+    after |= c == &arg;
+    if (!after || !c->is(OpKind::Call))
+      continue;
+    for (size_t i = 1; i < c->operands.size(); ++i) {
+      const Op *o = c->operand(i);
+      if (o && (o == &arg || (!o->is(OpKind::Call) && o->operand(0) == &arg)))
+        return c;
+    }
+  }
+  return nullptr;
+}
+
+/// Whether what `call` returns is consumed by one C call: handed to a call
+/// other than a lazy wrapper (`zip(range(n), xs)` in a for loop is not).
+bool consumedInC(RuleContext &ctx, const Op &call, int depth = 0) {
+  const Op *receiver = receivingCall(call);
+  if (!receiver || depth > 8)
+    return false;
+  for (const Value &v : ctx.valuesOf(receiver->operand(0))) {
+    bool lazy = (v.kind == ValueKind::Builtin &&
+                 isOneOf(v.text, {"enumerate", "zip", "reversed", "map", "filter", "iter"})) ||
+                (v.kind == ValueKind::Qualified && v.text.starts_with("itertools."));
+    if (!lazy)
+      return true;
+  }
+  return consumedInC(ctx, *receiver, depth + 1);
+}
+
 /// Why calling `callee` in `call` may do work without a bound, if it may.
 std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
                                               const Value &callee,
                                               const std::vector<const Op *> &args) {
   std::string_view f = callee.text;
   if (callee.kind == ValueKind::Builtin && f == "range" && ctx.passed.contains(&call) &&
-      !boundedRange(ctx, args))
+      !boundedRange(ctx, args) && consumedInC(ctx, call))
     return "hands one call a range whose length ivc cannot bound";
   if (callee.kind == ValueKind::Qualified &&
       isOneOf(f, {"math.factorial", "math.comb", "math.perm"}))
