@@ -67,12 +67,40 @@ with model.trace("augmented assignment extending the iterated list"):
 with model.trace("repeated squaring"):
     x = 3
     for _ in range(40):
-        x = x**2  # expected-remark {{'x**2' raises a power again on every loop iteration}}
+        x = x**2  # expected-remark {{'x**2' raises again an integer that its own rebinding grows}}
 
 with model.trace("repeated augmented squaring"):
     y = 3
     for _ in range(40):
-        y **= 2  # expected-remark {{'y **= 2' raises a power again on every loop iteration}}
+        y **= 2  # expected-remark {{'y **= 2' raises again an integer that its own rebinding grows}}
+
+
+with model.trace("powers line after line"):
+    w = 10
+    w = w**64  # expected-remark {{raises again an integer that its own rebinding grows}}
+    w = w**64  # expected-remark {{raises again an integer that its own rebinding grows}}
+
+with model.trace("squares line after line"):
+    v = 3
+    v = v * v  # expected-remark {{'v * v' squares an integer that its own rebinding grows}}
+    v *= v  # expected-remark {{'v *= v' squares an integer that its own rebinding grows}}
+
+with model.trace("names chained deeper than ivc follows"):
+    n0 = 2
+    n1 = n0 * 1
+    n2 = n1 * 1
+    n3 = n2 * 1
+    n4 = n3 * 1
+    n5 = n4 * 1
+    n6 = n5 * 1
+    n7 = n6 * 1
+    n8 = n7 * 1
+    n9 = n8 * 1
+    deep = n9**64  # expected-remark {{'n9**64' computes an integer whose size ivc cannot bound}}
+
+with model.trace("repeated list"):
+    items = [0]
+    items *= 10**10  # expected-remark {{'items *= 10**10' repeats a sequence 10000000000 times}}
 
 
 def grow(base, times):

@@ -9,7 +9,8 @@
 //    bound (`[0] * n`);
 //  - a range ivc cannot bound handed to a call that consumes it in C
 //    (`sum(range(n))`; a Python loop over it releases the GIL);
-//  - a loop that extends the list it iterates, and `x = x ** k` in a loop.
+//  - a loop that extends the list it iterates, and powers or squares of a
+//    name its own rebinding grows (`x = x ** 2` in a loop or line by line).
 // Tensor operations are not judged here: their cost follows sizes ivc does not
 // track. This bounds the evident cases; it is not a proof of cost.
 //
@@ -127,8 +128,10 @@ public:
   explicit Sizer(RuleContext &ctx) : ctx_(ctx) {}
 
   Magnitude of(const Op *op, int depth = 0) {
-    if (!op || depth > 8)
+    if (!op)
       return {};
+    if (depth > 8) // a chain this long could have built anything: assume the worst
+      return {Magnitude::Int, HUGE_VAL, std::nullopt};
     switch (op->kind) {
     case OpKind::Int: return literal(op->text);
     case OpKind::Float: case OpKind::Complex: return Magnitude::floating();
@@ -179,10 +182,25 @@ bool allTensors(RuleContext &ctx, const Op *op) {
   });
 }
 
+const Symbol *symbolOf(RuleContext &ctx, const Op *op);
+
 bool isSequence(RuleContext &ctx, const Op *op) {
   if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
              op->is(OpKind::List) || op->is(OpKind::Tuple) || op->is(OpKind::ListComp)))
     return true;
+  // The target of `xs *= n`: what its other bindings made it.
+  if (op && op->is(OpKind::Name) && op->ctx == Ctx::Store) {
+    const Symbol *s = symbolOf(ctx, op);
+    bool any = false;
+    for (const Binding &b : s ? s->bindings : llvm::SmallVector<Binding, 1>{}) {
+      if (b.kind == Binding::Kind::AugAssign)
+        continue;
+      if (b.kind != Binding::Kind::Assign || !b.path.empty() || !isSequence(ctx, b.value))
+        return false;
+      any = true;
+    }
+    return any;
+  }
   const ValueSet &vs = ctx.valuesOf(op);
   return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
     return v.kind == ValueKind::Str || v.kind == ValueKind::Container;
@@ -251,29 +269,37 @@ const Op *statementOf(const Op &op) {
   return nullptr;
 }
 
-/// `x ** k` in `x = x ** k` (or `x **= k`), run in a loop: the size grows
-/// k-fold every iteration.
-bool compoundsInLoop(RuleContext &ctx, const Op &op, const Op *base) {
+/// Whether a binding makes its name from a power, shift or square (`x = x ** 2`,
+/// `x <<= 8`, `x *= x`): rebinding such a name compounds its size, in a loop
+/// or line after line, where ivc sizes only names bound once.
+bool growthBinding(RuleContext &ctx, const Binding &b) {
+  const Op *v = b.kind == Binding::Kind::AugAssign && b.site ? statementOf(*b.site) : b.value;
+  if (!v || !(v->is(OpKind::BinaryOp) || v->is(OpKind::AugAssign)))
+    return false;
+  std::string_view o = v->text;
+  if (v->is(OpKind::AugAssign))
+    o = o.substr(0, o.size() - 1);
+  if (o == "**" || o == "<<")
+    return true;
+  const Symbol *l = symbolOf(ctx, v->operand(0));
+  return o == "*" && l && l == symbolOf(ctx, v->operand(1));
+}
+
+/// Whether the name `base` reads may hold an integer that compounds: it is
+/// bound more than once, by a growth binding among others, and the other
+/// bindings are not all tensors (`h = h ** 2` on an activation stays one).
+bool compounds(RuleContext &ctx, const Op *base) {
   const Symbol *s = symbolOf(ctx, base);
-  const Op *stmt = statementOf(op);
-  if (!s || !stmt || !(stmt->is(OpKind::Assign) || stmt->is(OpKind::AugAssign)))
+  if (!s || s->bindings.size() < 2)
     return false;
-  // Assign: targets..., value; AugAssign: target, value.
-  size_t targets = stmt->is(OpKind::Assign) ? stmt->operands.size() - 1 : 1;
-  bool rebinds = false;
-  for (size_t i = 0; i < targets; ++i)
-    rebinds |= symbolOf(ctx, stmt->operand(i)) == s;
-  if (!rebinds || !inLoopOver(ctx, *stmt, nullptr))
-    return false;
-  // A name the loop's other bindings make a tensor stays one (`h = h ** 2`
-  // on an activation); reading it in the loop cannot say so, as its value
-  // depends on itself.
+  bool grows = false, tensor = true;
   for (const Binding &b : s->bindings) {
-    bool self = b.kind == Binding::Kind::AugAssign || b.value == stmt->operand(targets);
-    if (!self && !(b.kind == Binding::Kind::Assign && allTensors(ctx, b.value)))
-      return true;
+    if (growthBinding(ctx, b))
+      grows = true;
+    else
+      tensor &= b.kind == Binding::Kind::Assign && allTensors(ctx, b.value);
   }
-  return false;
+  return grows && !tensor;
 }
 
 void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *base,
@@ -290,12 +316,13 @@ void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *b
     Magnitude r = binary(op, b, e);
     if (r.bits <= MaxBits)
       return;
-    report(ctx, at, "computes an integer of up to " + std::to_string(int64_t(r.bits)) + " bits");
-    return;
+    if (!(r.bits <= 1e18)) // a chain ivc stopped following (or NaN), beyond any machine
+      return report(ctx, at, "computes an integer whose size ivc cannot bound");
+    return report(ctx, at, "computes an integer of up to " + std::to_string(int64_t(r.bits)) + " bits");
   }
   if (e.value && (op == "**" ? *e.value <= MaxBlindExponent : *e.value <= MaxBits)) {
-    if (op == "**" && compoundsInLoop(ctx, at, base))
-      report(ctx, at, "raises a power again on every loop iteration");
+    if (compounds(ctx, base))
+      report(ctx, at, "raises again an integer that its own rebinding grows");
     return;
   }
   report(ctx, at, "computes an integer whose size ivc cannot bound");
@@ -303,6 +330,9 @@ void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *b
 
 void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
   bool lSeq = isSequence(ctx, l), rSeq = isSequence(ctx, r);
+  const Symbol *ls = symbolOf(ctx, l);
+  if (!lSeq && !rSeq && ls && ls == symbolOf(ctx, r) && compounds(ctx, l))
+    return report(ctx, at, "squares an integer that its own rebinding grows");
   if (lSeq == rSeq)
     return;
   Magnitude count = Sizer(ctx).of(lSeq ? r : l);
