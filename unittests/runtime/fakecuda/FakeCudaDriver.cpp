@@ -103,6 +103,12 @@ CUresult needContext() {
   return contextStack.back()->refs > 0 ? CUDA_SUCCESS : CUDA_ERROR_CONTEXT_IS_DESTROYED;
 }
 
+/// Entry points that work on the current context also need one.
+#define FAKE_CONTEXT_ENTRY(name)                                                                   \
+  FAKE_ENTRY(name);                                                                                \
+  if (CUresult rc = needContext())                                                                 \
+  return rc
+
 std::string freshName() {
   std::lock_guard<std::mutex> g(lock);
   char name[40];
@@ -276,9 +282,7 @@ CUresult cuCtxPopCurrent(CUcontext *ctx) {
 }
 
 CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
-  FAKE_ENTRY("cuMemAlloc");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuMemAlloc");
   if (bytes == 0)
     return CUDA_ERROR_INVALID_VALUE;
   std::string name = freshName();
@@ -292,9 +296,7 @@ CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
 }
 
 CUresult cuMemFree(CUdeviceptr ptr) {
-  FAKE_ENTRY("cuMemFree");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuMemFree");
   std::lock_guard<std::mutex> g(lock);
   auto it = allocations.find(ptr);
   if (it == allocations.end())
@@ -306,9 +308,7 @@ CUresult cuMemFree(CUdeviceptr ptr) {
 }
 
 CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr ptr) {
-  FAKE_ENTRY("cuIpcGetMemHandle");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuIpcGetMemHandle");
   std::lock_guard<std::mutex> g(lock);
   auto it = allocations.find(ptr);
   if (it == allocations.end())
@@ -319,9 +319,7 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr ptr) {
 }
 
 CUresult cuIpcOpenMemHandle(CUdeviceptr *ptr, CUipcMemHandle handle, unsigned flags) {
-  FAKE_ENTRY("cuIpcOpenMemHandle");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuIpcOpenMemHandle");
   IpcBlob b;
   if (flags != CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS || !readBlob(&handle, MemoryBlob, b))
     return CUDA_ERROR_INVALID_VALUE;
@@ -337,9 +335,7 @@ CUresult cuIpcOpenMemHandle(CUdeviceptr *ptr, CUipcMemHandle handle, unsigned fl
 }
 
 CUresult cuIpcCloseMemHandle(CUdeviceptr ptr) {
-  FAKE_ENTRY("cuIpcCloseMemHandle");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuIpcCloseMemHandle");
   std::lock_guard<std::mutex> g(lock);
   auto it = mappings.find(ptr);
   if (it == mappings.end())
@@ -350,9 +346,7 @@ CUresult cuIpcCloseMemHandle(CUdeviceptr ptr) {
 }
 
 CUresult cuEventCreate(CUevent *event, unsigned flags) {
-  FAKE_ENTRY("cuEventCreate");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuEventCreate");
   bool interprocess = flags & CU_EVENT_INTERPROCESS;
   if (interprocess && !(flags & CU_EVENT_DISABLE_TIMING))
     return CUDA_ERROR_INVALID_VALUE;
@@ -389,9 +383,7 @@ CUresult cuEventDestroy(CUevent event) {
 }
 
 CUresult cuIpcGetEventHandle(CUipcEventHandle *handle, CUevent event) {
-  FAKE_ENTRY("cuIpcGetEventHandle");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuIpcGetEventHandle");
   if (!liveEvent(event) || !event->interprocess || !event->exported)
     return CUDA_ERROR_INVALID_HANDLE;
   IpcBlob b = makeBlob(EventBlob, sizeof(EventCounters), event->name);
@@ -400,9 +392,7 @@ CUresult cuIpcGetEventHandle(CUipcEventHandle *handle, CUevent event) {
 }
 
 CUresult cuIpcOpenEventHandle(CUevent *event, CUipcEventHandle handle) {
-  FAKE_ENTRY("cuIpcOpenEventHandle");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuIpcOpenEventHandle");
   IpcBlob b;
   if (!readBlob(&handle, EventBlob, b))
     return CUDA_ERROR_INVALID_VALUE;
@@ -416,9 +406,7 @@ CUresult cuIpcOpenEventHandle(CUevent *event, CUipcEventHandle handle) {
 }
 
 CUresult cuEventRecord(CUevent event, CUstream) {
-  FAKE_ENTRY("cuEventRecord");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuEventRecord");
   if (!liveEvent(event))
     return CUDA_ERROR_INVALID_HANDLE;
   ++event->counters->records;
@@ -431,9 +419,7 @@ CUresult cuEventSynchronize(CUevent event) {
 }
 
 CUresult cuStreamWaitEvent(CUstream, CUevent event, unsigned flags) {
-  FAKE_ENTRY("cuStreamWaitEvent");
-  if (CUresult rc = needContext())
-    return rc;
+  FAKE_CONTEXT_ENTRY("cuStreamWaitEvent");
   if (flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
   if (!liveEvent(event))
