@@ -213,12 +213,6 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
 /// The argument a higher-order callee certainly calls (map's function,
 /// sorted's key, ...), or null.
 const Op *calledArgument(const Op &call, const Value &callee) {
-  auto keyword = [&](std::string_view name) -> const Op * {
-    for (size_t i = 1; i < call.operands.size(); ++i)
-      if (const Op *a = call.operand(i); a && a->is(OpKind::Keyword) && a->text == name)
-        return a->operand(0);
-    return nullptr;
-  };
   auto first = [&]() -> const Op * {
     const Op *a = call.operand(1);
     return a && !a->is(OpKind::Keyword) && !a->is(OpKind::Starred) && !a->is(OpKind::KwSplat)
@@ -230,7 +224,7 @@ const Op *calledArgument(const Op &call, const Value &callee) {
     if (isOneOf(f, {"map", "filter"}))
       return first();
     if (isOneOf(f, {"sorted", "min", "max"}))
-      return keyword("key");
+      return keywordArgument(call, "key");
   }
   if (callee.kind == ValueKind::Qualified) {
     if (isOneOf(f, {"functools.reduce", "functools.partial", "itertools.starmap",
@@ -238,10 +232,10 @@ const Op *calledArgument(const Op &call, const Value &callee) {
                     "collections.defaultdict"}))
       return first();
     if (f == "itertools.groupby")
-      return keyword("key");
+      return keywordArgument(call, "key");
   }
   if (callee.kind == ValueKind::Method && f == "sort")
-    return keyword("key");
+    return keywordArgument(call, "key");
   return nullptr;
 }
 

@@ -447,11 +447,8 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
 
 /// Argument `pos` of a call, or its keyword argument `name`.
 const Op *argument(const Op &call, size_t pos, std::string_view name) {
-  for (size_t i = 1; i < call.operands.size(); ++i) {
-    const Op *a = call.operand(i);
-    if (a && a->is(OpKind::Keyword) && a->text == name)
-      return a->operand(0);
-  }
+  if (const Op *a = keywordArgument(call, name))
+    return a;
   return pos + 1 < call.operands.size() && !call.operand(pos + 1)->is(OpKind::Keyword)
              ? call.operand(pos + 1)
              : nullptr;

@@ -32,6 +32,13 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) 
   return std::find(names.begin(), names.end(), s) != names.end();
 }
 
+const ir::Op *keywordArgument(const ir::Op &call, std::string_view name) {
+  for (size_t i = 1; i < call.operands.size(); ++i)
+    if (const ir::Op *a = call.operand(i); a && a->is(ir::OpKind::Keyword) && a->text == name)
+      return a->operand(0);
+  return nullptr;
+}
+
 std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op) {
   if (!op)
     return std::nullopt;
