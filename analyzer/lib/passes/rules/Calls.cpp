@@ -113,13 +113,6 @@ bool valueClass(std::string_view q) {
                      "numpy.number", "numpy.integer", "numpy.floating"});
 }
 
-std::string describe(RuleContext &ctx, const Op &callee) {
-  std::string text(ctx.m.fileOf(ctx.unit).slice(callee.range));
-  if (text.size() > 40)
-    text = text.substr(0, 37) + "...";
-  return "'" + text + "'";
-}
-
 // Nothing when confirmed; otherwise the ISOLATE reason to report.
 struct Problem {
   DiagId id;
@@ -206,7 +199,7 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
   case ValueKind::Method:
     return judgeMethod(v, ctx);
   default:
-    return Problem{DiagId::UnresolvedCall, describe(ctx, *call.operand(0)), ""};
+    return Problem{DiagId::UnresolvedCall, quotedSource(ctx, *call.operand(0)), ""};
   }
 }
 

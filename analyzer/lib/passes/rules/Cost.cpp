@@ -109,9 +109,9 @@ Magnitude binary(std::string_view op, const Magnitude &l, const Magnitude &r) {
     return fromBits(l.bits + r.bits, exactly(l.value, r.value, mul));
   if (op == "//" || op == ">>")
     return fromBits(l.bits, std::nullopt);
-  if (op == "%" || op == "&")
-    return fromBits(std::min(l.bits, r.bits), std::nullopt);
-  if (op == "|" || op == "^")
+  if (op == "%") // takes the divisor's sign and size
+    return fromBits(r.bits, std::nullopt);
+  if (op == "&" || op == "|" || op == "^") // two's complement: no wider than the wider
     return fromBits(std::max(l.bits, r.bits), std::nullopt);
   if (!r.value)
     return {};
@@ -151,10 +151,11 @@ public:
       return binary(op->text, of(op->operand(0), depth + 1), of(op->operand(1), depth + 1));
     case OpKind::Name: return ofName(op, depth);
     case OpKind::Call: {
-      for (const Value &v : ctx_.valuesOf(op->operand(0)))
-        if (!(v.kind == ValueKind::Builtin && v.text == "len"))
-          return {};
-      return {Magnitude::Length, 48, std::nullopt};
+      const ValueSet &callee = ctx_.valuesOf(op->operand(0));
+      bool isLen = !callee.empty() && std::all_of(callee.begin(), callee.end(), [](const Value &v) {
+        return v.kind == ValueKind::Builtin && v.text == "len";
+      });
+      return isLen ? Magnitude{Magnitude::Length, 48, std::nullopt} : Magnitude{};
     }
     default: return {};
     }
@@ -182,7 +183,12 @@ bool allTensors(RuleContext &ctx, const Op *op) {
   });
 }
 
-const Symbol *symbolOf(RuleContext &ctx, const Op *op);
+/// The symbol a name op reads or binds, or null.
+const Symbol *symbolOf(RuleContext &ctx, const Op *op) {
+  if (!op || !op->is(OpKind::Name))
+    return nullptr;
+  return ctx.values.scopes().resolve(op).symbol;
+}
 
 bool isSequence(RuleContext &ctx, const Op *op) {
   if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
@@ -191,8 +197,10 @@ bool isSequence(RuleContext &ctx, const Op *op) {
   // The target of `xs *= n`: what its other bindings made it.
   if (op && op->is(OpKind::Name) && op->ctx == Ctx::Store) {
     const Symbol *s = symbolOf(ctx, op);
+    if (!s)
+      return false;
     bool any = false;
-    for (const Binding &b : s ? s->bindings : llvm::SmallVector<Binding, 1>{}) {
+    for (const Binding &b : s->bindings) {
       if (b.kind == Binding::Kind::AugAssign)
         continue;
       if (b.kind != Binding::Kind::Assign || !b.path.empty() || !isSequence(ctx, b.value))
@@ -207,12 +215,8 @@ bool isSequence(RuleContext &ctx, const Op *op) {
   });
 }
 
-std::string sourceOf(RuleContext &ctx, const Op &op) {
-  return "'" + std::string(ctx.m.fileOf(ctx.unit).slice(op.range)) + "'";
-}
-
 void report(RuleContext &ctx, const Op &at, std::string_view why) {
-  ctx.isolate(at, DiagId::UnboundedCost, {ctx.subject(), sourceOf(ctx, at), why});
+  ctx.isolate(at, DiagId::UnboundedCost, {ctx.subject(), quotedSource(ctx, at), why});
 }
 
 bool isLoop(const Op &op) {
@@ -222,13 +226,6 @@ bool isLoop(const Op &op) {
 
 bool isScopeBoundary(const Op &op) {
   return op.is(OpKind::FunctionDef) || op.is(OpKind::Lambda) || op.is(OpKind::ClassDef);
-}
-
-/// The symbol a name op reads or binds, or null.
-const Symbol *symbolOf(RuleContext &ctx, const Op *op) {
-  if (!op || !op->is(OpKind::Name))
-    return nullptr;
-  return ctx.values.scopes().resolve(op).symbol;
 }
 
 /// Whether `op` runs inside a loop, in the same function, that iterates

@@ -32,6 +32,13 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) 
   return std::find(names.begin(), names.end(), s) != names.end();
 }
 
+std::string quotedSource(RuleContext &ctx, const ir::Op &op) {
+  std::string text(ctx.m.fileOf(ctx.unit).slice(op.range));
+  if (text.size() > 40)
+    text = text.substr(0, 37) + "...";
+  return "'" + text + "'";
+}
+
 const ir::Op *keywordArgument(const ir::Op &call, std::string_view name) {
   for (size_t i = 1; i < call.operands.size(); ++i)
     if (const ir::Op *a = call.operand(i); a && a->is(ir::OpKind::Keyword) && a->text == name)

@@ -54,6 +54,8 @@ std::optional<std::string_view> frameAttributeOwner(std::string_view name);
 bool isDunder(std::string_view name);
 bool isPrivate(std::string_view name); // starts with '_'
 bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names);
+/// An op's source text in quotes, shortened to 40 characters, for messages.
+std::string quotedSource(RuleContext &ctx, const ir::Op &op);
 /// The value of a call's keyword argument `name`, or null.
 const ir::Op *keywordArgument(const ir::Op &call, std::string_view name);
 /// A known string value of `op`, if it has exactly one.
