@@ -1,6 +1,7 @@
-# Work one C call does without releasing the interpreter lock, of a size ivc
-# cannot bound, would stop the whole server if it ran FAST: each mediator
-# here is ISOLATE (IVC312), where a worker's limits and deadline apply.
+# IVC312: work one C call does without releasing the interpreter lock, of a
+# size ivc cannot bound, would stop the whole server if it ran FAST: each
+# mediator here is ISOLATE, where a worker's limits and deadline apply.
+# interventions/fast-bounded-arithmetic.py has what stays FAST.
 # RUN: %ivc check --verify %s
 import math
 
