@@ -112,6 +112,9 @@ def serve(fd):
         if threads > 1:
             # Start the intra-op pool now: no new threads after lockdown.
             torch.ones(1 << 16).sum()
+        # Printing a tensor imports modules on first use (torch 2.11:
+        # torch._subclasses.schema_check_mode); no import works after lockdown.
+        repr(torch.ones(2))
         facts = _ivc_worker.lockdown(config, [fd] + tensors.fds(), driver_fds)
     except BaseException as e:  # noqa: B902 - report any start-up failure
         _send(channel, ("error", f"{type(e).__name__}: {e}"))
