@@ -6,6 +6,9 @@ Per-hook round trip host -> worker -> host for activations on the GPU,
 4 KiB .. 64 MiB, through the cuda-ipc transport, next to a device-to-device
 copy of the same bytes measured in the same run (the floor: a delivery is
 one such copy, a swap two). Goal: under 0.1 ms per hook for small tensors.
+The last column runs a kernel in the worker at every hook (an in-place
+update of the delivery): two processes' work on one GPU, so the device
+switches context to the worker and back.
 Prints "skipped: no CUDA device (...)" and exits 0 where there is no GPU.
 """
 
@@ -94,7 +97,7 @@ def main():
     print(f"device: {torch.cuda.get_device_name()}; times per hook, best of the repeats "
           "(median in brackets)")
     print(f"{'size':>8} {'D2D copy':>12} | {'read':>12} {'(median)':>12} {'x copy':>7} | "
-          f"{'swap':>12} {'x 2 copies':>10}")
+          f"{'swap':>12} {'x 2 copies':>10} | {'update':>12}")
     for size in sizes:
         k = 16 if size <= MiB else 4
         sandbox = ivc.SandboxConfig(transport="cuda-ipc", address_space_bytes=1 << 46,
@@ -107,19 +110,23 @@ def main():
             read = plan("for i in range(%d):\n    y = model.layers[i].output\n" % k)
             swap = plan("for i in range(%d):\n    model.layers[i].output = "
                         "model.layers[i].output\n" % k)
+            update = plan("for i in range(%d):\n    model.layers[i].output.mul_(1.0)\n" % k)
             repeats = 40 if size <= MiB else 9
-            for p in (base, read, swap):
+            runs = (("base", base), ("read", read), ("swap", swap), ("update", update))
+            for _, p in runs:
                 for _ in range(3):
                     rt.run(p, model, [x])
             t = {name: best_and_median(synced(lambda p=p: rt.run(p, model, [x])), repeats)
-                 for name, p in (("base", base), ("read", read), ("swap", swap))}
+                 for name, p in runs}
         per_read = (t["read"][0] - t["base"][0]) / k
         per_read_med = (t["read"][1] - t["base"][1]) / k
         per_swap = (t["swap"][0] - t["base"][0]) / k
+        per_update = (t["update"][0] - t["base"][0]) / k
         copy, _ = device_copy(size)
         label = f"{size // MiB} MiB" if size >= MiB else f"{size // KiB} KiB"
         print(f"{label:>8} {fmt(copy)} | {fmt(per_read)} ({fmt(per_read_med).strip()}) "
-              f"{per_read / copy:7.1f} | {fmt(per_swap)} {per_swap / (2 * copy):10.1f}")
+              f"{per_read / copy:7.1f} | {fmt(per_swap)} {per_swap / (2 * copy):10.1f} | "
+              f"{fmt(per_update)}")
     print("goal: read under 0.1 ms per hook for small tensors")
     return 0
 

@@ -303,7 +303,7 @@ PYBIND11_MODULE(_core, m) {
                         uint32_t space) { return regionCapsule(a, space); })
       .def("region_bytes",
            [](CudaWorkerArena &a, uint32_t space) { return a.layout().regionBytes(space); })
-      .def("wait_for_host", [](CudaWorkerArena &a, uint64_t stream) { check(a.waitForHost(stream)); })
+      .def("wait_for_host", [](CudaWorkerArena &a) { check(a.waitForHost()); })
       .def("record_for_host",
            [](CudaWorkerArena &a, uint64_t stream) { check(a.recordForHost(stream)); })
       .def("close", [](CudaWorkerArena &a) { check(a.close()); });

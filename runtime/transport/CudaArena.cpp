@@ -4,6 +4,13 @@
 // context torch's CUDA runtime uses, so the arena's memory and events are
 // usable from torch in the same process.
 //
+// Ordering (docs/runtime.md, "Ordering on the device"): any device-side
+// dependency between the two processes makes the GPU switch between their
+// contexts, about 0.1 ms each way on an H100. So the worker, which usually
+// only reads, never enqueues ordering work: it waits on the CPU for the
+// host's copies, and records its event only when its own stream has work
+// queued; the host's stream waits only for an event that is not yet done.
+//
 //===----------------------------------------------------------------------===//
 #include "ivc/runtime/transport/CudaArena.h"
 
@@ -46,7 +53,7 @@ Result<std::shared_ptr<CudaWorkerArena>> CudaWorkerArena::open(const CudaAnnounc
   return cuda::driverStatus().error();
 }
 CudaWorkerArena::~CudaWorkerArena() = default;
-Status CudaWorkerArena::waitForHost(uint64_t) { return cuda::driverStatus(); }
+Status CudaWorkerArena::waitForHost() { return cuda::driverStatus(); }
 Status CudaWorkerArena::recordForHost(uint64_t) { return cuda::driverStatus(); }
 Status CudaWorkerArena::close() { return Status::success(); }
 
@@ -78,15 +85,15 @@ template <typename Handle> Handle fromBlob(const CudaIpcHandle &b) {
 
 Error noContext() { return Error::io("cannot make the device's primary context current"); }
 
-/// One driver call with `context` current; its error names `what`.
-template <typename Call> Status inContext(void *context, const char *what, Call call) {
+/// Driver calls with `context` current: `call(driver)` returns their Status.
+template <typename Call> Status inContext(void *context, Call call) {
   Result<const DriverTable *> drv = cuda::driver();
   if (!drv)
     return drv.takeError();
   ScopedContext scope(**drv, ctx(context));
   if (!scope.ok())
     return noContext();
-  return check(**drv, call(**drv), what);
+  return call(**drv);
 }
 
 constexpr unsigned InterprocessEventFlags = CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
@@ -172,13 +179,18 @@ CudaHostArena::~CudaHostArena() {
 }
 
 Status CudaHostArena::recordForWorker(uint64_t s) {
-  return inContext(context_, "cuEventRecord",
-                   [&](const DriverTable &d) { return d.cuEventRecord(event(toWorker_), stream(s)); });
+  return inContext(context_, [&](const DriverTable &d) {
+    return check(d, d.cuEventRecord(event(toWorker_), stream(s)), "cuEventRecord");
+  });
 }
 
 Status CudaHostArena::waitForWorker(uint64_t s) {
-  return inContext(context_, "cuStreamWaitEvent",
-                   [&](const DriverTable &d) { return d.cuStreamWaitEvent(stream(s), event(toHost_), 0); });
+  return inContext(context_, [&](const DriverTable &d) {
+    CUresult done = d.cuEventQuery(event(toHost_));
+    if (done != CUDA_ERROR_NOT_READY)
+      return check(d, done, "cuEventQuery");
+    return check(d, d.cuStreamWaitEvent(stream(s), event(toHost_), 0), "cuStreamWaitEvent");
+  });
 }
 
 Result<std::shared_ptr<CudaWorkerArena>> CudaWorkerArena::open(const CudaAnnouncement &ann) {
@@ -226,18 +238,23 @@ Result<std::shared_ptr<CudaWorkerArena>> CudaWorkerArena::open(const CudaAnnounc
   return a;
 }
 
-Status CudaWorkerArena::waitForHost(uint64_t s) {
+Status CudaWorkerArena::waitForHost() {
   if (!base_)
     return Error::invalid("the cuda-ipc arena is closed");
-  return inContext(context_, "cuStreamWaitEvent",
-                   [&](const DriverTable &d) { return d.cuStreamWaitEvent(stream(s), event(toWorker_), 0); });
+  return inContext(context_, [&](const DriverTable &d) {
+    return check(d, d.cuEventSynchronize(event(toWorker_)), "cuEventSynchronize");
+  });
 }
 
 Status CudaWorkerArena::recordForHost(uint64_t s) {
   if (!base_)
     return Error::invalid("the cuda-ipc arena is closed");
-  return inContext(context_, "cuEventRecord",
-                   [&](const DriverTable &d) { return d.cuEventRecord(event(toHost_), stream(s)); });
+  return inContext(context_, [&](const DriverTable &d) {
+    CUresult idle = d.cuStreamQuery(stream(s));
+    if (idle != CUDA_ERROR_NOT_READY)
+      return check(d, idle, "cuStreamQuery");
+    return check(d, d.cuEventRecord(event(toHost_), stream(s)), "cuEventRecord");
+  });
 }
 
 Status CudaWorkerArena::close() {

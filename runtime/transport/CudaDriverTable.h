@@ -40,6 +40,8 @@ namespace ivc::runtime::cuda {
   X(cuIpcOpenEventHandle)                                                                          \
   X(cuEventRecord)                                                                                 \
   X(cuEventSynchronize)                                                                            \
+  X(cuEventQuery)                                                                                  \
+  X(cuStreamQuery)                                                                                 \
   X(cuStreamWaitEvent)
 
 struct DriverTable {

@@ -331,10 +331,11 @@ class WorkerArenaTensors:
 # Tensors on a GPU cross through one device allocation per worker, laid out
 # like the shared-memory arena: a download region (bump-allocated by the
 # host for the whole job) and an upload region (the worker's current
-# message). Ordering: the host records an interprocess event on its current
-# stream before every message it sends, and the worker makes its stream wait
-# on it when the message arrives; the worker does the same the other way.
-# Every copy into or out of the arena is stream-ordered between the two.
+# message). Ordering (CudaArena.cpp): the host records an interprocess event
+# on its current stream before every message it sends, and the worker waits
+# for it on the CPU when the message arrives; the worker records its event
+# only when its stream has work queued, and the host's stream then waits
+# for it.
 
 CUDA_DOWNLOAD = _core.CUDA_DOWNLOAD_SPACE
 CUDA_UPLOAD = _core.CUDA_UPLOAD_SPACE
@@ -461,4 +462,4 @@ class WorkerCudaTensors(WorkerArenaTensors):
         self.cuda.record_for_host(_stream(self.device))
 
     def after_recv(self):
-        self.cuda.wait_for_host(_stream(self.device))
+        self.cuda.wait_for_host()

@@ -3,8 +3,8 @@
 // The cuda-ipc arena's driver calls, run on any machine: this binary links
 // the fake libcuda.so.1 (FakeCudaDriver.cpp), so the transport's dlopen finds
 // it. Checked here: the host exports what a worker in another process needs
-// and nothing more, bytes written on one side are read on the other, the
-// events are recorded and waited on in order, a failure at any driver call
+// and nothing more, bytes written on one side are read on the other, each
+// side orders on the device only for work still queued, a failure at any driver call
 // leaves nothing behind, and a closed worker arena is refused. What only a
 // GPU shows (the real driver's behaviour, torch on cuda) is in
 // unittests/runtime/python/test_cuda.py.
@@ -128,13 +128,18 @@ TEST_F(CudaArenaFakeDriver, CallsDoNotDisturbTheCallersContext) {
     ASSERT_TRUE(a.ok()) << a.error().message;
     EXPECT_TRUE((*a)->recordForWorker(0).ok());
     EXPECT_TRUE((*a)->waitForWorker(0).ok());
+    ivcFakeCudaBusy(1); // a pending event: the stream wait runs too
+    EXPECT_TRUE((*a)->recordForWorker(0).ok());
+    ivcFakeCudaBusy(0);
     EXPECT_EQ(ivcFakeCudaCounts().currentDevice, 0);
     EXPECT_EQ(ivcFakeCudaCounts().pushed, 1);
   }
   ASSERT_EQ(cuCtxPopCurrent(&ignored), CUDA_SUCCESS);
 }
 
-// The whole exchange of one message each way, as host and worker do it.
+// The whole exchange of one message each way, as host and worker do it, with
+// nothing queued on either device stream: the worker waits on the CPU, and no
+// side makes its stream wait (each would cost a switch of GPU context).
 TEST_F(CudaArenaFakeDriver, WorkerInAnotherProcessSharesTheBytesAndTheEvents) {
   Result<std::shared_ptr<CudaHostArena>> made = CudaHostArena::create(1, DownloadBytes, UploadBytes);
   ASSERT_TRUE(made.ok()) << made.error().message;
@@ -158,7 +163,7 @@ TEST_F(CudaArenaFakeDriver, WorkerInAnotherProcessSharesTheBytesAndTheEvents) {
     CudaWorkerArena &w = **opened;
     if (w.device() != 1)
       return "opened device " + std::to_string(w.device()) + ", not the host's (1)";
-    if (Status s = w.waitForHost(0); !s)
+    if (Status s = w.waitForHost(); !s)
       return "waitForHost: " + s.error().message;
     const uint8_t *seen = hostBytes(*w.regionAddress(CudaDownloadSpace));
     for (size_t i = 0; i < 4096; ++i)
@@ -171,7 +176,7 @@ TEST_F(CudaArenaFakeDriver, WorkerInAnotherProcessSharesTheBytesAndTheEvents) {
       return "close: " + s.error().message;
     if (Status s = w.close(); !s)
       return "second close: " + s.error().message;
-    if (w.waitForHost(0).ok())
+    if (w.waitForHost().ok())
       return "a closed arena was usable";
     IvcFakeCudaCounts end = ivcFakeCudaCounts();
     if (!(end == start))
@@ -179,12 +184,86 @@ TEST_F(CudaArenaFakeDriver, WorkerInAnotherProcessSharesTheBytesAndTheEvents) {
     return "";
   });
   EXPECT_EQ(report, "");
-  EXPECT_EQ(ivcFakeCudaWaits(ann.toWorker.data()), 1);
-  EXPECT_EQ(ivcFakeCudaRecords(ann.toHost.data()), 1);
+  EXPECT_EQ(ivcFakeCudaSyncs(ann.toWorker.data()), 1);
+  EXPECT_EQ(ivcFakeCudaWaits(ann.toWorker.data()), 0);
+  EXPECT_EQ(ivcFakeCudaRecords(ann.toHost.data()), 0) << "the worker's stream was idle";
   ASSERT_TRUE(host.waitForWorker(0).ok());
-  EXPECT_EQ(ivcFakeCudaWaits(ann.toHost.data()), 1);
+  EXPECT_EQ(ivcFakeCudaWaits(ann.toHost.data()), 0);
   for (size_t i = 0; i < UploadBytes; ++i)
     ASSERT_EQ(upload[i], 0x5a) << "upload byte " << i;
+}
+
+// Work still queued on a side's stream when it sends: the worker records its
+// event and the host's stream waits for it; a worker with nothing queued
+// records nothing, and the host then skips a wait on the old, finished event.
+TEST_F(CudaArenaFakeDriver, QueuedWorkIsOrderedOnTheDevice) {
+  Result<std::shared_ptr<CudaHostArena>> made = CudaHostArena::create(0, DownloadBytes, UploadBytes);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  CudaHostArena &host = **made;
+  const CudaAnnouncement ann = host.announcement();
+  ivcFakeCudaBusy(1); // the host's copy is still queued when the message goes
+  ASSERT_TRUE(host.recordForWorker(0).ok());
+  std::string report = inChild([&]() -> std::string {
+    Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open(ann);
+    if (!w)
+      return "open: " + w.error().message;
+    if (Status s = (*w)->waitForHost(); !s)
+      return "waitForHost: " + s.error().message;
+    // Still busy (inherited): the worker's stream has its own work queued.
+    if (Status s = (*w)->recordForHost(0); !s)
+      return "recordForHost: " + s.error().message;
+    return "";
+  });
+  ivcFakeCudaBusy(0);
+  EXPECT_EQ(report, "");
+  EXPECT_EQ(ivcFakeCudaSyncs(ann.toWorker.data()), 1);
+  EXPECT_EQ(ivcFakeCudaRecords(ann.toHost.data()), 1);
+  ASSERT_TRUE(host.waitForWorker(0).ok());
+  EXPECT_EQ(ivcFakeCudaWaits(ann.toHost.data()), 1) << "the worker's event was pending";
+
+  // Next message: the worker's stream is idle, so it records nothing; the
+  // host's wait on the (now finished) event is skipped.
+  ASSERT_TRUE(host.recordForWorker(0).ok());
+  report = inChild([&]() -> std::string {
+    Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open(ann);
+    if (!w)
+      return "open: " + w.error().message;
+    ivcFakeCudaBusy(1);
+    (void)(*w)->recordForHost(0); // its work from before...
+    ivcFakeCudaBusy(0);          // ...finished
+    if (Status s = (*w)->recordForHost(0); !s)
+      return "recordForHost: " + s.error().message;
+    return "";
+  });
+  EXPECT_EQ(report, "");
+  EXPECT_EQ(ivcFakeCudaRecords(ann.toHost.data()), 2);
+  ASSERT_TRUE(host.waitForWorker(0).ok());
+  EXPECT_EQ(ivcFakeCudaWaits(ann.toHost.data()), 1);
+}
+
+TEST_F(CudaArenaFakeDriver, OrderingReportsTheDriversError) {
+  Result<std::shared_ptr<CudaHostArena>> made = CudaHostArena::create(0, DownloadBytes, UploadBytes);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  ivcFakeCudaFail("cuEventQuery", 0);
+  Status s = (*made)->waitForWorker(0);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "cuEventQuery: out of memory (CUresult 2)");
+  std::string report = inChild([&]() -> std::string {
+    Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open((*made)->announcement());
+    if (!w)
+      return "open: " + w.error().message;
+    ivcFakeCudaFail("cuStreamQuery", 0);
+    Status r = (*w)->recordForHost(0);
+    if (r.ok())
+      return "a failing cuStreamQuery was ignored";
+    ivcFakeCudaFail("cuEventSynchronize", 0);
+    Status h = (*w)->waitForHost();
+    if (h.ok())
+      return "a failing cuEventSynchronize was ignored";
+    return r.error().message + " | " + h.error().message;
+  });
+  EXPECT_EQ(report, "cuStreamQuery: out of memory (CUresult 2) | "
+                    "cuEventSynchronize: out of memory (CUresult 2)");
 }
 
 TEST_F(CudaArenaFakeDriver, TheExporterCannotOpenItsOwnArena) {

@@ -8,8 +8,10 @@
 //  - interprocess events must disable timing;
 //  - closing or destroying something not live is an invalid handle.
 // Two devices, with different PCI bus ids, so opening by bus id rather than
-// by ordinal is visible. Streams complete synchronously: an event wait only
-// counts itself.
+// by ordinal is visible. Streams complete synchronously, unless a test
+// declares this process's device busy (ivcFakeCudaBusy): then its streams
+// have work queued and the events it records stay pending until it is idle
+// again. Waits only count themselves.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeCudaHooks.h"
@@ -48,7 +50,8 @@ enum : uint32_t { MemoryBlob = 1, EventBlob = 2 };
 
 /// An interprocess event's shared counters.
 struct EventCounters {
-  std::atomic<int64_t> records, waits;
+  std::atomic<int64_t> records, waits, syncs;
+  std::atomic<int32_t> pendingFor; // pid whose busy device recorded it last, or 0
 };
 
 } // namespace
@@ -79,6 +82,7 @@ std::map<CUdeviceptr, size_t> mappings;
 std::vector<CUevent_st *> events;
 std::string failEntry;
 int failSkip = 0;
+std::atomic<bool> busy{false}; // ivcFakeCudaBusy
 unsigned serial = 0;
 thread_local std::vector<CUctx_st *> contextStack;
 
@@ -410,12 +414,29 @@ CUresult cuEventRecord(CUevent event, CUstream) {
   if (!liveEvent(event))
     return CUDA_ERROR_INVALID_HANDLE;
   ++event->counters->records;
+  event->counters->pendingFor = busy ? static_cast<int32_t>(::getpid()) : 0;
   return CUDA_SUCCESS;
+}
+
+CUresult cuEventQuery(CUevent event) {
+  FAKE_ENTRY("cuEventQuery");
+  if (!liveEvent(event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return event->counters->pendingFor ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+CUresult cuStreamQuery(CUstream) {
+  FAKE_CONTEXT_ENTRY("cuStreamQuery");
+  return busy ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
 CUresult cuEventSynchronize(CUevent event) {
   FAKE_ENTRY("cuEventSynchronize");
-  return liveEvent(event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+  if (!liveEvent(event))
+    return CUDA_ERROR_INVALID_HANDLE;
+  ++event->counters->syncs;
+  event->counters->pendingFor = 0; // the work it marks has finished
+  return CUDA_SUCCESS;
 }
 
 CUresult cuStreamWaitEvent(CUstream, CUevent event, unsigned flags) {
@@ -451,6 +472,17 @@ void ivcFakeCudaFail(const char *entry, int skip) {
 
 int64_t ivcFakeCudaRecords(const void *handle) { return readCounter(handle, &EventCounters::records); }
 int64_t ivcFakeCudaWaits(const void *handle) { return readCounter(handle, &EventCounters::waits); }
+int64_t ivcFakeCudaSyncs(const void *handle) { return readCounter(handle, &EventCounters::syncs); }
+
+void ivcFakeCudaBusy(int queued) {
+  std::lock_guard<std::mutex> g(lock);
+  busy = queued != 0;
+  if (busy)
+    return;
+  for (CUevent_st *e : events) // this process's pending records complete
+    if (e->counters->pendingFor == static_cast<int32_t>(::getpid()))
+      e->counters->pendingFor = 0;
+}
 
 void *ivcFakeCudaPrimaryContext(int device) {
   return device >= 0 && device < DeviceCount ? &primaries[device] : nullptr;

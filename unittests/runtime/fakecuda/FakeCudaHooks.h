@@ -31,10 +31,16 @@ IvcFakeCudaCounts ivcFakeCudaCounts();
 /// changes nothing. nullptr clears.
 void ivcFakeCudaFail(const char *entry, int skip);
 
-/// How often an interprocess event was recorded and waited on, over all
-/// processes, by its 64-byte IPC handle; -1 if the handle is not the fake's.
+/// How often an interprocess event was recorded, waited on by a stream, and
+/// waited for on the CPU, over all processes, by its 64-byte IPC handle; -1
+/// if the handle is not the fake's.
 int64_t ivcFakeCudaRecords(const void *ipcEventHandle);
 int64_t ivcFakeCudaWaits(const void *ipcEventHandle);
+int64_t ivcFakeCudaSyncs(const void *ipcEventHandle);
+
+/// Nonzero: this process's streams have work queued (cuStreamQuery is not
+/// ready) and the events it records stay pending. Zero: all of it completes.
+void ivcFakeCudaBusy(int queued);
 
 /// The primary context of `device`, for tests that make it current first.
 void *ivcFakeCudaPrimaryContext(int device);

@@ -116,7 +116,8 @@ public:
   /// After the host's copies into the arena on `stream` (a CUstream; 0 is
   /// the legacy default stream), before it sends the message.
   Status recordForWorker(uint64_t stream);
-  /// After a worker message arrives, before the host reads it on `stream`.
+  /// After a worker message arrives, before the host reads it on `stream`:
+  /// `stream` waits for the worker's work only if some is still queued.
   Status waitForWorker(uint64_t stream);
 
 private:
@@ -141,7 +142,12 @@ public:
   int device() const { return device_; }
   const CudaArenaLayout &layout() const { return layout_; }
   std::optional<uint64_t> regionAddress(uint32_t space) const;
-  Status waitForHost(uint64_t stream);
+  /// Before the worker reads the host's message: blocks until the host's
+  /// copies into the arena are done.
+  Status waitForHost();
+  /// Before the worker sends a message: records its event on `stream` only
+  /// if the stream still has work queued (otherwise there is nothing the
+  /// host must wait for).
   Status recordForHost(uint64_t stream);
   /// Unmaps the allocation and drops the events (at retirement; also done
   /// by the destructor). Views of the regions must be gone.
