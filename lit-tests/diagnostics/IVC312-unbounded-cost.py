@@ -5,7 +5,9 @@
 # RUN: %ivc check --verify %s
 import math
 
+import torch
 from nnsight import LanguageModel
+from torch import zeros
 
 model = LanguageModel("openai-community/gpt2")
 
@@ -102,6 +104,18 @@ with model.trace("names chained deeper than ivc follows"):
 with model.trace("repeated list"):
     items = [0]
     items *= 10**10  # expected-remark {{'items *= 10**10' repeats a sequence 10000000000 times}}
+
+
+with model.trace("tensor factories with constant shapes"):
+    t1 = torch.ones(10**5, 10**5)  # expected-remark {{'torch.ones(10**5, 10**5)' allocates a tensor of 10000000000 elements}}
+    t2 = torch.randn(size=(1 << 15, 1 << 14), dtype=torch.float16)  # expected-remark {{allocates a tensor of 536870912 elements}}
+    t3 = torch.full((3, 10**9), 1.0)  # expected-remark {{allocates a tensor of 3000000000 elements}}
+    t4 = torch.arange(10, 10**9, 2)  # expected-remark {{allocates a tensor of 499999995 elements}}
+    side = 100000
+    t5 = torch.eye(side)  # expected-remark {{'torch.eye(side)' allocates a tensor of 10000000000 elements}}
+    t6 = torch.randint(0, 10, (1 << 29,))  # expected-remark {{allocates a tensor of 536870912 elements}}
+    t7 = torch.linspace(0, 1, steps=10**10)  # expected-remark {{allocates a tensor of 10000000000 elements}}
+    t8 = zeros([1 << 20, 1 << 10])  # expected-remark {{allocates a tensor of 1073741824 elements}}
 
 
 def grow(base, times):

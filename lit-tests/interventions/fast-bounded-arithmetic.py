@@ -1,8 +1,9 @@
 # Arithmetic and loops whose cost ivc can bound stay FAST: tensor powers,
 # float powers, small constant exponents (also on a helper's parameter),
 # modular pow, repetitions by a constant or a length, ranges a Python loop
-# walks (the loop releases the interpreter lock), and loops that extend
-# another list than the one they iterate.
+# walks (the loop releases the interpreter lock), loops that extend
+# another list than the one they iterate, and tensors of constant shapes up
+# to 2^28 elements or of shapes taken from activations.
 # Expected: every mediator FAST.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "{{isolate|reject}}"
@@ -52,3 +53,10 @@ with model.trace("lengths and loops"):
     for _ in range(8):
         acc = acc * 2
     model.lm_head.output[0, -1, 0] = total + acc
+
+with model.trace("tensor factories"):
+    h = model.transformer.h[0].output[0]
+    noise = torch.randn(h.shape) + torch.zeros(*h.shape) + torch.ones(len(h), 768)
+    steer = torch.zeros(4096, 4096, dtype=torch.float16)[0, :768] + torch.randn(size=(1 << 14, 1 << 14))[0, :768]
+    picks = torch.randint(0, 10, (16,)) + torch.arange(16) + torch.linspace(0, 1, 16)
+    model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()

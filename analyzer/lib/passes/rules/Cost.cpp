@@ -10,9 +10,13 @@
 //  - a range ivc cannot bound handed to a call that consumes it in C
 //    (`sum(range(n))`; a Python loop over it releases the GIL);
 //  - a loop that extends the list it iterates, and powers or squares of a
-//    name its own rebinding grows (`x = x ** 2` in a loop or line by line).
-// Tensor operations are not judged here: their cost follows sizes ivc does not
-// track. This bounds the evident cases; it is not a proof of cost.
+//    name its own rebinding grows (`x = x ** 2` in a loop or line by line);
+//  - a torch factory (`torch.ones(10**5, 10**5)`) whose constant shape holds
+//    more than 2^28 elements: in the server's process nothing limits what
+//    it allocates.
+// Other tensor operations are not judged: their cost follows the sizes of
+// activations, which ivc does not track. This bounds the evident cases; it
+// is not a proof of cost.
 //
 //===----------------------------------------------------------------------===//
 #include "Rules.h"
@@ -37,6 +41,9 @@ constexpr int64_t MaxElements = 1 << 24;
 constexpr int64_t MaxFactorial = 1 << 14;
 // Largest exponent for a base ivc cannot size (`x ** 2` on a parameter).
 constexpr int64_t MaxBlindExponent = 64;
+// Elements of one tensor a factory may make in process: 1 GiB of float32
+// (torch 1.13 on the development machine: torch.ones(2^28) 0.33 s).
+constexpr double MaxTensorElements = double(1 << 28);
 
 /// What ivc knows of a number: a float (bounded by its type), an integer of
 /// at most `bits` bits (exactly `value` when small), a length (bounded by the
@@ -119,7 +126,10 @@ Magnitude binary(std::string_view op, const Magnitude &l, const Magnitude &r) {
     return *r.value < 0 ? Magnitude::floating()
                         : fromBits(l.bits * double(*r.value), power(l.value, *r.value));
   if (op == "<<")
-    return fromBits(l.bits + double(*r.value), std::nullopt);
+    return fromBits(l.bits + double(*r.value),
+                    *r.value >= 0 && *r.value < 63
+                        ? exactly(l.value, int64_t(1) << *r.value, mul)
+                        : std::nullopt);
   return {};
 }
 
@@ -451,9 +461,93 @@ const Op *argument(const Op &call, size_t pos, std::string_view name) {
              : nullptr;
 }
 
+/// The product of `dims` when every one is an integer ivc evaluates, else
+/// nullopt (a shape from an activation, or `*shape`).
+std::optional<double> product(RuleContext &ctx, const std::vector<const Op *> &dims) {
+  Sizer size(ctx);
+  double n = 1;
+  for (const Op *d : dims) {
+    Magnitude m = d && !d->is(OpKind::Starred) ? size.of(d) : Magnitude{};
+    if (!m.value || *m.value < 0)
+      return std::nullopt;
+    n *= double(*m.value);
+  }
+  return n;
+}
+
+/// The dimensions a shape argument lists: a tuple or list display.
+std::optional<std::vector<const Op *>> shapeOf(const Op *shape) {
+  if (!shape || !(shape->is(OpKind::Tuple) || shape->is(OpKind::List)))
+    return std::nullopt;
+  std::vector<const Op *> dims;
+  for (size_t i = 0; i < shape->operands.size(); ++i)
+    dims.push_back(shape->operand(i));
+  return dims;
+}
+
+/// How many elements the torch factory `f` (`torch.` stripped) makes in
+/// `call`, when its shape is made of constants ivc evaluates.
+std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::string_view f) {
+  std::vector<const Op *> pos; // positional arguments, keywords skipped
+  for (size_t i = 1; i < call.operands.size(); ++i) {
+    const Op *a = call.operand(i);
+    if (a && a->is(OpKind::KwSplat))
+      return std::nullopt;
+    if (a && !a->is(OpKind::Keyword))
+      pos.push_back(a);
+  }
+  auto dims = [&](const Op *shape) -> std::optional<double> {
+    std::optional<std::vector<const Op *>> d = shapeOf(shape);
+    return d ? product(ctx, *d) : std::nullopt;
+  };
+  if (isOneOf(f, {"zeros", "ones", "empty", "rand", "randn"})) {
+    if (const Op *size = keywordArgument(call, "size"))
+      return dims(size);
+    if (pos.size() == 1 && shapeOf(pos[0]))
+      return dims(pos[0]);
+    return pos.empty() ? std::nullopt : product(ctx, pos);
+  }
+  if (f == "full")
+    return dims(argument(call, 0, "size"));
+  if (f == "randint") { // (high, size) or (low, high, size)
+    const Op *size = keywordArgument(call, "size");
+    return dims(size ? size : pos.empty() ? nullptr : pos.back());
+  }
+  if (f == "randperm")
+    return product(ctx, {argument(call, 0, "n")});
+  if (f == "eye") {
+    const Op *n = argument(call, 0, "n"), *m = argument(call, 1, "m");
+    return product(ctx, {n, m ? m : n});
+  }
+  if (isOneOf(f, {"linspace", "logspace"}))
+    return product(ctx, {argument(call, 2, "steps")});
+  if (f == "arange" && !pos.empty() && pos.size() <= 3 && !keywordArgument(call, "start") &&
+      !keywordArgument(call, "end") && !keywordArgument(call, "step")) {
+    Sizer size(ctx);
+    std::vector<Magnitude> m;
+    for (const Op *a : pos)
+      m.push_back(size.of(a));
+    for (const Magnitude &x : m)
+      if (!x.value)
+        return std::nullopt; // floats and unknowns: not judged
+    double start = m.size() > 1 ? double(*m[0].value) : 0;
+    double end = double(*m[m.size() > 1 ? 1 : 0].value);
+    double step = m.size() == 3 ? std::fabs(double(*m[2].value)) : 1;
+    return step == 0 ? std::nullopt : std::optional<double>(std::ceil(std::fabs(end - start) / step));
+  }
+  return std::nullopt;
+}
+
 void checkCallCost(Op &call, RuleContext &ctx) {
   std::optional<std::vector<const Op *>> args = positional(call);
   for (const Value &v : ctx.valuesOf(call.operand(0))) {
+    if (v.kind == ValueKind::Qualified && v.text.starts_with("torch.")) {
+      std::optional<double> n = factoryElements(ctx, call, std::string_view(v.text).substr(6));
+      if (n && *n > MaxTensorElements) {
+        std::string count = *n < 1e18 ? std::to_string(int64_t(*n)) : "over 10^18";
+        return report(ctx, call, "allocates a tensor of " + count + " elements");
+      }
+    }
     // pow(b, e, m) is bounded by m.
     if (v.kind == ValueKind::Builtin && v.text == "pow" && !argument(call, 2, "mod"))
       return checkPower(ctx, call, "**", argument(call, 0, "base"), argument(call, 1, "exp"));
