@@ -20,9 +20,9 @@ public:
   std::string_view name() const override { return "classify"; }
 
   void run(MediatorContext &m) override {
-    llvm::DenseSet<const Op *> passed;
+    llvm::DenseMap<const Op *, const Op *> passedTo;
     for (const CodeUnit &unit : m.code.units) {
-      passed.clear();
+      passedTo.clear();
       m.code.forEachOp(unit, [&](Op *op) {
         if (!op->is(OpKind::Call))
           return;
@@ -32,10 +32,10 @@ public:
                       arg->is(OpKind::KwSplat)))
             arg = arg->operand(0);
           if (arg)
-            passed.insert(arg);
+            passedTo[arg] = op;
         }
       });
-      RuleContext ctx{m, unit, *unit.context->values, passed};
+      RuleContext ctx{m, unit, *unit.context->values, passedTo};
       m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
     }
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {

@@ -206,16 +206,10 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
 /// The argument a higher-order callee certainly calls (map's function,
 /// sorted's key, ...), or null.
 const Op *calledArgument(const Op &call, const Value &callee) {
-  auto first = [&]() -> const Op * {
-    const Op *a = call.operand(1);
-    return a && !a->is(OpKind::Keyword) && !a->is(OpKind::Starred) && !a->is(OpKind::KwSplat)
-               ? a
-               : nullptr;
-  };
   std::string_view f = callee.text;
   if (callee.kind == ValueKind::Builtin) {
     if (isOneOf(f, {"map", "filter"}))
-      return first();
+      return positionalArgument(call, 0);
     if (isOneOf(f, {"sorted", "min", "max"}))
       return keywordArgument(call, "key");
   }
@@ -223,7 +217,7 @@ const Op *calledArgument(const Op &call, const Value &callee) {
     if (isOneOf(f, {"functools.reduce", "functools.partial", "itertools.starmap",
                     "itertools.filterfalse", "itertools.takewhile", "itertools.dropwhile",
                     "collections.defaultdict"}))
-      return first();
+      return positionalArgument(call, 0);
     if (f == "itertools.groupby")
       return keywordArgument(call, "key");
   }
@@ -267,7 +261,7 @@ bool confirmedMethodName(std::string_view m, const OpCatalog &catalog) {
 }
 
 void checkEscapingReference(Op &op, RuleContext &ctx) {
-  if (!ctx.passed.contains(&op))
+  if (!ctx.receiver(&op))
     return;
   const std::string_view asValue = " as a value (what receives it may call it)";
   for (const Value &v : ctx.valuesOf(&op)) {

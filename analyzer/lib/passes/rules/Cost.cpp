@@ -360,58 +360,46 @@ void checkBinary(Op &op, RuleContext &ctx) {
     checkRepetition(ctx, op, op.operand(0), op.operand(1));
 }
 
-/// The positional arguments of a call that has only positional arguments.
-std::optional<std::vector<const Op *>> positional(const Op &call) {
+/// A call's positional arguments, up to a `*args`.
+std::vector<const Op *> positionalArguments(const Op &call) {
   std::vector<const Op *> args;
-  for (size_t i = 1; i < call.operands.size(); ++i) {
-    const Op *a = call.operand(i);
-    if (!a || a->is(OpKind::Keyword) || a->is(OpKind::Starred) || a->is(OpKind::KwSplat))
-      return std::nullopt;
+  while (const Op *a = positionalArgument(call, args.size()))
     args.push_back(a);
-  }
   return args;
+}
+
+/// The length of `range(*args)` or `torch.arange(*args)` when every argument
+/// is an integer ivc evaluates.
+std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const Op *> &args) {
+  if (args.empty() || args.size() > 3)
+    return std::nullopt;
+  Sizer size(ctx);
+  std::vector<double> v;
+  for (const Op *a : args) {
+    Magnitude m = size.of(a);
+    if (!m.value)
+      return std::nullopt; // floats and unknowns
+    v.push_back(double(*m.value));
+  }
+  double start = v.size() > 1 ? v[0] : 0, end = v.size() > 1 ? v[1] : v[0];
+  double step = v.size() == 3 ? std::fabs(v[2]) : 1;
+  if (step == 0)
+    return std::nullopt;
+  return std::ceil(std::fabs(end - start) / step);
 }
 
 /// Whether a range call's length is bounded.
 bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
-  Sizer size(ctx);
-  std::vector<Magnitude> m;
-  for (const Op *a : args)
-    m.push_back(size.of(a));
-  if (m.size() == 1)
-    return m[0].kind == Magnitude::Length || (m[0].value && *m[0].value <= MaxElements);
-  if (m.size() >= 2 && m[0].value && m[1].value) {
-    if (m.size() == 3 && !m[2].value)
-      return false;
-    double step = m.size() == 3 ? std::fabs(double(*m[2].value)) : 1;
-    double span = std::fabs(double(*m[1].value) - double(*m[0].value));
-    return step != 0 && span / step <= double(MaxElements);
-  }
-  return false;
-}
-
-/// The call that receives `arg` as an argument, if one does.
-const Op *receivingCall(const Op &arg) {
-  if (!arg.parentRegion)
-    return nullptr;
-  bool after = false;
-  for (const Op *c : arg.parentRegion->ops) {
-    after |= c == &arg;
-    if (!after || !c->is(OpKind::Call))
-      continue;
-    for (size_t i = 1; i < c->operands.size(); ++i) {
-      const Op *o = c->operand(i);
-      if (o && (o == &arg || (!o->is(OpKind::Call) && o->operand(0) == &arg)))
-        return c;
-    }
-  }
-  return nullptr;
+  if (args.size() == 1 && Sizer(ctx).of(args[0]).kind == Magnitude::Length)
+    return true;
+  std::optional<double> n = rangeLength(ctx, args);
+  return n && *n <= double(MaxElements);
 }
 
 /// Whether what `call` returns is consumed by one C call: handed to a call
 /// other than a lazy wrapper (`zip(range(n), xs)` in a for loop is not).
 bool consumedInC(RuleContext &ctx, const Op &call, int depth = 0) {
-  const Op *receiver = receivingCall(call);
+  const Op *receiver = ctx.receiver(&call);
   if (!receiver || depth > 8)
     return false;
   for (const Value &v : ctx.valuesOf(receiver->operand(0))) {
@@ -429,8 +417,8 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
                                               const Value &callee,
                                               const std::vector<const Op *> &args) {
   std::string_view f = callee.text;
-  if (callee.kind == ValueKind::Builtin && f == "range" && ctx.passed.contains(&call) &&
-      !boundedRange(ctx, args) && consumedInC(ctx, call))
+  if (callee.kind == ValueKind::Builtin && f == "range" && !boundedRange(ctx, args) &&
+      consumedInC(ctx, call))
     return "hands one call a range whose length ivc cannot bound";
   if (callee.kind == ValueKind::Qualified &&
       isOneOf(f, {"math.factorial", "math.comb", "math.perm"}))
@@ -450,15 +438,6 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
       return "extends the list its loop iterates";
   }
   return std::nullopt;
-}
-
-/// Argument `pos` of a call, or its keyword argument `name`.
-const Op *argument(const Op &call, size_t pos, std::string_view name) {
-  if (const Op *a = keywordArgument(call, name))
-    return a;
-  return pos + 1 < call.operands.size() && !call.operand(pos + 1)->is(OpKind::Keyword)
-             ? call.operand(pos + 1)
-             : nullptr;
 }
 
 /// The product of `dims` when every one is an integer ivc evaluates, else
@@ -488,14 +467,7 @@ std::optional<std::vector<const Op *>> shapeOf(const Op *shape) {
 /// How many elements the torch factory `f` (`torch.` stripped) makes in
 /// `call`, when its shape is made of constants ivc evaluates.
 std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::string_view f) {
-  std::vector<const Op *> pos; // positional arguments, keywords skipped
-  for (size_t i = 1; i < call.operands.size(); ++i) {
-    const Op *a = call.operand(i);
-    if (a && a->is(OpKind::KwSplat))
-      return std::nullopt;
-    if (a && !a->is(OpKind::Keyword))
-      pos.push_back(a);
-  }
+  std::vector<const Op *> pos = positionalArguments(call);
   auto dims = [&](const Op *shape) -> std::optional<double> {
     std::optional<std::vector<const Op *>> d = shapeOf(shape);
     return d ? product(ctx, *d) : std::nullopt;
@@ -521,25 +493,14 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
   }
   if (isOneOf(f, {"linspace", "logspace"}))
     return product(ctx, {argument(call, 2, "steps")});
-  if (f == "arange" && !pos.empty() && pos.size() <= 3 && !keywordArgument(call, "start") &&
-      !keywordArgument(call, "end") && !keywordArgument(call, "step")) {
-    Sizer size(ctx);
-    std::vector<Magnitude> m;
-    for (const Op *a : pos)
-      m.push_back(size.of(a));
-    for (const Magnitude &x : m)
-      if (!x.value)
-        return std::nullopt; // floats and unknowns: not judged
-    double start = m.size() > 1 ? double(*m[0].value) : 0;
-    double end = double(*m[m.size() > 1 ? 1 : 0].value);
-    double step = m.size() == 3 ? std::fabs(double(*m[2].value)) : 1;
-    return step == 0 ? std::nullopt : std::optional<double>(std::ceil(std::fabs(end - start) / step));
-  }
+  if (f == "arange" && !keywordArgument(call, "start") && !keywordArgument(call, "end") &&
+      !keywordArgument(call, "step"))
+    return rangeLength(ctx, pos);
   return std::nullopt;
 }
 
 void checkCallCost(Op &call, RuleContext &ctx) {
-  std::optional<std::vector<const Op *>> args = positional(call);
+  std::vector<const Op *> args = positionalArguments(call);
   for (const Value &v : ctx.valuesOf(call.operand(0))) {
     if (v.kind == ValueKind::Qualified && v.text.starts_with("torch.")) {
       std::optional<double> n = factoryElements(ctx, call, std::string_view(v.text).substr(6));
@@ -551,9 +512,7 @@ void checkCallCost(Op &call, RuleContext &ctx) {
     // pow(b, e, m) is bounded by m.
     if (v.kind == ValueKind::Builtin && v.text == "pow" && !argument(call, 2, "mod"))
       return checkPower(ctx, call, "**", argument(call, 0, "base"), argument(call, 1, "exp"));
-    if (!args)
-      continue;
-    if (std::optional<std::string> why = unboundedCall(ctx, call, v, *args))
+    if (std::optional<std::string> why = unboundedCall(ctx, call, v, args))
       return report(ctx, call, *why);
   }
 }

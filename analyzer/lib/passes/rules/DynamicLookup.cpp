@@ -30,25 +30,10 @@ std::optional<std::string> unsafeName(std::string_view name) {
   }
 }
 
-// Positional argument `i` of a call (after the callee), or null.
-const Op *positional(const Op &call, size_t i) {
-  size_t seen = 0;
-  for (size_t k = 1; k < call.operands.size(); ++k) {
-    const Op *a = call.operands[k];
-    if (!a || a->is(OpKind::Keyword) || a->is(OpKind::KwSplat))
-      continue;
-    if (a->is(OpKind::Starred))
-      return nullptr; // positions after *args are unknown
-    if (seen++ == i)
-      return a;
-  }
-  return nullptr;
-}
-
 void judgeGetattrFamily(Op &call, std::string_view builtin, RuleContext &ctx) {
   if (ctx.m.policy.isProhibitedBuiltin(builtin))
     return; // the blacklist reports it at the name
-  std::optional<std::string_view> name = knownString(ctx, positional(call, 1));
+  std::optional<std::string_view> name = knownString(ctx, positionalArgument(call, 1));
   if (!name) {
     ctx.reject(call, DiagId::DynamicAttribute,
                {ctx.subject(), builtin, "a name computed at run time"});
@@ -62,7 +47,7 @@ void judgeGetattrFamily(Op &call, std::string_view builtin, RuleContext &ctx) {
   // setattr/delattr with a public name is an attribute write: the same rule
   // as `obj.name = value` (IVC309).
   if (builtin == "setattr" || builtin == "delattr")
-    for (const Value &b : ctx.valuesOf(positional(call, 0)))
+    for (const Value &b : ctx.valuesOf(positionalArgument(call, 0)))
       if (b.kind != ValueKind::Instance) {
         ctx.isolate(call, DiagId::SharedStateWrite, {ctx.subject(), *name, describeBase(b)});
         return;
@@ -90,7 +75,7 @@ void judgeNames(Op &call, std::string_view what, size_t count, RuleContext &ctx)
   bool any = false;
   std::optional<std::string_view> unconfirmed;
   for (size_t i = 0; i < count; ++i) {
-    const Op *arg = positional(call, i);
+    const Op *arg = positionalArgument(call, i);
     if (!arg)
       break;
     any = true;
@@ -146,7 +131,7 @@ bool checkDynamicLookup(Op &call, const Value &callee, RuleContext &ctx) {
     return true;
   }
   if (q == "operator.itemgetter") {
-    for (size_t i = 0; const Op *arg = positional(call, i); ++i)
+    for (size_t i = 0; const Op *arg = positionalArgument(call, i); ++i)
       if (auto key = knownString(ctx, arg); key && isPrivate(*key)) {
         ctx.reject(call, DiagId::PrivateSubscript, {ctx.subject(), *key});
         break;
@@ -155,14 +140,14 @@ bool checkDynamicLookup(Op &call, const Value &callee, RuleContext &ctx) {
   }
   if (q == "functools.reduce") {
     // reduce(getattr, ["__class__", ...], obj) walks attributes by name.
-    const Op *fn = positional(call, 0);
+    const Op *fn = positionalArgument(call, 0);
     bool lookup = false;
     for (const Value &v : ctx.valuesOf(fn))
       lookup |= (v.kind == ValueKind::Builtin && isOneOf(v.text, {"getattr", "hasattr"})) ||
                 (v.kind == ValueKind::Qualified && v.text == "operator.attrgetter");
     if (!lookup)
       return false;
-    const Op *names = positional(call, 1);
+    const Op *names = positionalArgument(call, 1);
     if (!names || !(names->is(OpKind::List) || names->is(OpKind::Tuple))) {
       ctx.reject(call, DiagId::FormatEscape,
                  {ctx.subject(), "functools.reduce(getattr, ...)",

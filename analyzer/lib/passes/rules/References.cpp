@@ -146,12 +146,13 @@ void checkAttribute(Op &op, RuleContext &ctx) {
     return;
   if (reportedBase(op, ctx))
     return;
-  auto qualified = std::find_if(ctx.valuesOf(&op).begin(), ctx.valuesOf(&op).end(),
+  const ValueSet &values = ctx.valuesOf(&op);
+  auto qualified = std::find_if(values.begin(), values.end(),
                                 [](const Value &v) { return v.kind == ValueKind::Qualified; });
-  if (qualified != ctx.valuesOf(&op).end())
+  if (qualified != values.end())
     checkQualifiedReference(op, qualified->text, ctx);
   checkEscapingReference(op, ctx);
-  if (qualified != ctx.valuesOf(&op).end())
+  if (qualified != values.end())
     return;
   for (const Value &b : bases) {
     if (b.kind == ValueKind::Tensor || b.kind == ValueKind::Activation) {

@@ -14,7 +14,7 @@
 
 #include "ivc/passes/Pass.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <initializer_list>
 #include <string_view>
@@ -25,11 +25,13 @@ struct RuleContext {
   MediatorContext &m;
   const CodeUnit &unit;
   ValueAnalysis &values;
-  /// The ops the unit passes as call arguments: what receives a function
-  /// (map, a sort key, a defaultdict factory, ...) may call it.
-  const llvm::DenseSet<const ir::Op *> &passed;
+  /// The call each of the unit's call arguments is passed to: what receives
+  /// a function (map, a sort key, a defaultdict factory, ...) may call it.
+  const llvm::DenseMap<const ir::Op *, const ir::Op *> &passedTo;
 
   const ValueSet &valuesOf(const ir::Op *op) { return values.valuesOf(op); }
+  /// The call `op` is an argument of, or null.
+  const ir::Op *receiver(const ir::Op *op) const { return passedTo.lookup(op); }
   std::string subject() const { return m.subject(unit); }
   Diagnostic *reject(const ir::Op &op, DiagId id, std::initializer_list<std::string_view> args) {
     return m.report(Tier::Reject, unit, op, id, args);
@@ -58,6 +60,10 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names);
 std::string quotedSource(RuleContext &ctx, const ir::Op &op);
 /// The value of a call's keyword argument `name`, or null.
 const ir::Op *keywordArgument(const ir::Op &call, std::string_view name);
+/// A call's positional argument `i`, or null (also past a `*args`).
+const ir::Op *positionalArgument(const ir::Op &call, size_t i);
+/// A call's argument `i` by position, or its keyword argument `name`.
+const ir::Op *argument(const ir::Op &call, size_t i, std::string_view name);
 /// A known string value of `op`, if it has exactly one.
 std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op);
 /// Whether a qualified name is reported by the reference rules already
