@@ -42,6 +42,13 @@ std::string describe(const IvcFakeCudaCounts &c) {
          " current=" + std::to_string(c.currentDevice);
 }
 
+/// Empty when this process holds what it held at `start`, else what changed.
+std::string leftBehind(const IvcFakeCudaCounts &start) {
+  IvcFakeCudaCounts now = ivcFakeCudaCounts();
+  return now == start ? ""
+                      : "left behind: " + describe(now) + " (started with " + describe(start) + ")";
+}
+
 /// Runs `body` in a child process (IPC handles cannot be opened by their
 /// exporter) and returns what it reported: empty when all was well.
 std::string inChild(const std::function<std::string()> &body) {
@@ -175,10 +182,7 @@ TEST_F(CudaArenaFakeDriver, WorkerInAnotherProcessSharesTheBytesAndTheEvents) {
       return "second close: " + s.error().message;
     if (w.waitForHost().ok())
       return "a closed arena was usable";
-    IvcFakeCudaCounts end = ivcFakeCudaCounts();
-    if (!(end == start))
-      return "left behind: " + describe(end) + " (started with " + describe(start) + ")";
-    return "";
+    return leftBehind(start);
   });
   EXPECT_EQ(report, "");
   EXPECT_EQ(ivcFakeCudaSyncs(ann.toWorker.data()), 1);
@@ -314,10 +318,7 @@ TEST_F(CudaArenaFakeDriver, AFailingWorkerCallLeavesNothingBehind) {
         if (w.error().message.empty())
           return "no reason given";
       }
-      IvcFakeCudaCounts end = ivcFakeCudaCounts();
-      if (!(end == start))
-        return "left behind: " + describe(end) + " (started with " + describe(start) + ")";
-      return "";
+      return leftBehind(start);
     });
     EXPECT_EQ(report, "");
   }
