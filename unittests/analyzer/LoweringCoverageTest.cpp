@@ -163,7 +163,6 @@ TEST(LoweringCoverage, EveryIdentifierOfBrokenCodeReachesTheIR) {
   std::vector<std::string> files;
   for (const auto &path : pythonFiles({IVC_SOURCE_DIR "/examples", IVC_SOURCE_DIR "/lit-tests"}))
     files.push_back(readFile(path));
-  std::sort(files.begin(), files.end());
   ASSERT_GT(files.size(), 50u);
   const char *tokens[] = {"(", ")", "[", "]", ":", ",", "=", ".", "\n", "    ", "lambda", "if",
                           "def", "with", "'", "*", "**", "@", "->", "import", "yield", "\\"};

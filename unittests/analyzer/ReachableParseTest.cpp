@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <tree_sitter/api.h>
 
-#include <filesystem>
 #include <fstream>
 #include <random>
 
