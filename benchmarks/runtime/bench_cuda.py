@@ -1,6 +1,7 @@
 """cuda-ipc transport benchmark (docs/performance.md, "CUDA").
 
-    PYTHONPATH=build/python /usr/bin/python3 benchmarks/runtime/bench_cuda.py [--quick]
+    PYTHONPATH=build/python /usr/bin/python3 benchmarks/runtime/bench_cuda.py \
+        [--quick] [--spin-us N]
 
 Per-hook round trip host -> worker -> host for activations on the GPU,
 4 KiB .. 64 MiB, through the cuda-ipc transport, next to a device-to-device
@@ -8,7 +9,9 @@ copy of the same bytes measured in the same run (the floor: a delivery is
 one such copy, a swap two). Goal: under 0.1 ms per hook for small tensors.
 The last column runs a kernel in the worker at every hook (an in-place
 update of the delivery): two processes' work on one GPU, so the device
-switches context to the worker and back.
+switches context to the worker and back. --spin-us sets
+SandboxConfig.channel_spin_us: both sides poll their channel that long
+before they sleep.
 Prints "skipped: no CUDA device (...)" and exits 0 where there is no GPU.
 """
 
@@ -88,21 +91,24 @@ def fmt(s):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--spin-us", type=int, default=0,
+                    help="SandboxConfig.channel_spin_us (default 0: sleep at once)")
     args = ap.parse_args()
     why = why_not()
     if why:
         print(f"skipped: no CUDA device ({why})")
         return 0
     sizes = [4 * KiB, 1 * MiB] if args.quick else [4 * KiB, 64 * KiB, 1 * MiB, 16 * MiB, 64 * MiB]
-    print(f"device: {torch.cuda.get_device_name()}; times per hook, best of the repeats "
-          "(median in brackets)")
+    print(f"device: {torch.cuda.get_device_name()}; channel_spin_us={args.spin_us}; times per "
+          "hook, best of the repeats (median in brackets)")
     print(f"{'size':>8} {'D2D copy':>12} | {'read':>12} {'(median)':>12} {'x copy':>7} | "
           f"{'swap':>12} {'x 2 copies':>10} | {'update':>12}")
     for size in sizes:
         k = 16 if size <= MiB else 4
         sandbox = ivc.SandboxConfig(transport="cuda-ipc", address_space_bytes=1 << 46,
                                     download_bytes=max(64 * MiB, (k + 1) * (size + 4096)),
-                                    upload_bytes=max(16 * MiB, 2 * size + 4096))
+                                    upload_bytes=max(16 * MiB, 2 * size + 4096),
+                                    channel_spin_us=args.spin_us)
         with ivc.Runtime(sandbox, pool_size=1) as rt:
             model = Chain(k)
             x = torch.ones(size // 4, device="cuda")

@@ -98,6 +98,35 @@ def channel_ping_pong():
     return min(ts), statistics.median(ts)
 
 
+def hook_times(size, k, repeats, spin_us=0):
+    """Per hook, for ISOLATE then FAST: (read, swap, median read)."""
+    # The download segment holds a whole job's deliveries, so its pages
+    # stay mapped from one trace to the next.
+    sandbox = ivc.SandboxConfig(download_bytes=max(64 * MiB, (k + 1) * (size + 4096)),
+                                channel_spin_us=spin_us)
+    rt = ivc.Runtime(sandbox, pool_size=1)
+    model = Chain(k)
+    x = torch.ones(size // 4)
+    base = plan("pass\n")
+    read = plan("for i in range(%d):\n    y = model.layers[i].output\n" % k)
+    swap = plan("for i in range(%d):\n    model.layers[i].output = "
+                "model.layers[i].output\n" % k)
+    per = []
+    for tier in ("isolate", "fast"):
+        tiers = {0: tier}
+        for p in (base, read, swap):
+            for _ in range(3):
+                rt.run(p, model, [x], tiers=tiers)
+        t = {name: times_of(lambda p=p: rt.run(p, model, [x], tiers=tiers), repeats)
+             for name, p in (("base", base), ("read", read), ("swap", swap))}
+        best = {name: min(v) for name, v in t.items()}
+        med = {name: statistics.median(v) for name, v in t.items()}
+        per.append(((best["read"] - best["base"]) / k, (best["swap"] - best["base"]) / k,
+                    (med["read"] - med["base"]) / k))
+    rt.close()
+    return per
+
+
 def hook_round_trips(quick):
     print("1. Per-hook round trip host -> worker -> host, warm worker")
     print("   read: the activation is delivered, the mediator asks for the next one;")
@@ -115,38 +144,20 @@ def hook_round_trips(quick):
         sizes = [4 * KiB, 1 * MiB]
     for size in sizes:
         k = 16 if size <= MiB else 4
-        # The download segment holds a whole job's deliveries, so its pages
-        # stay mapped from one trace to the next.
-        sandbox = ivc.SandboxConfig(download_bytes=max(64 * MiB, (k + 1) * (size + 4096)))
-        rt = ivc.Runtime(sandbox, pool_size=1)
-        model = Chain(k)
-        x = torch.ones(size // 4)
-        base = plan("pass\n")
-        read = plan("for i in range(%d):\n    y = model.layers[i].output\n" % k)
-        swap = plan("for i in range(%d):\n    model.layers[i].output = "
-                    "model.layers[i].output\n" % k)
         repeats = 40 if size <= MiB else 9
-        per = {}
-        for tier in ("isolate", "fast"):
-            tiers = {0: tier}
-            for p in (base, read, swap):
-                for _ in range(3):
-                    rt.run(p, model, [x], tiers=tiers)
-            t = {name: times_of(lambda p=p: rt.run(p, model, [x], tiers=tiers), repeats)
-                 for name, p in (("base", base), ("read", read), ("swap", swap))}
-            best = {name: min(v) for name, v in t.items()}
-            med = {name: statistics.median(v) for name, v in t.items()}
-            per[tier] = ((best["read"] - best["base"]) / k, (best["swap"] - best["base"]) / k,
-                         (med["read"] - med["base"]) / k)
+        (r, w, rm), (fr, fw, _) = hook_times(size, k, repeats)
         mc = _core.bench_memcpy(size, 20)
-        (r, w, rm), (fr, fw, _) = per["isolate"], per["fast"]
         print(f"   {size // KiB:>6} K {fmt(mc)} | {fmt(r)} ({fmt(rm).strip():>8}) {r / mc:7.1f}x "
               f"{fmt(fr)} | {fmt(w)} {w / (2 * mc):9.1f}x {fmt(fw)}")
-        rt.close()
     print("   memcpy: best of 20 copies between pre-faulted buffers (C++). Read at")
     print("   4 KiB is bounded by the ping-pong; from 16 MiB on by the one copy into")
     print("   shared memory. Swap adds a fresh output tensor: glibc maps big blocks")
     print("   anew, so its page faults dominate, in FAST too.")
+    print("   Polling before sleeping (SandboxConfig.channel_spin_us), 4 KiB:")
+    print(f"   {'spin':>8} | {'read':>11} {'(median)':>11} {'FAST read':>11} | {'swap':>11}")
+    for spin in (0, 50, 200):
+        (r, w, rm), (fr, _, _) = hook_times(4 * KiB, 16, 40, spin)
+        print(f"   {spin:>5} us | {fmt(r)} ({fmt(rm).strip():>8}) {fmt(fr)} | {fmt(w)}")
 
 
 def trace_overhead(quick):

@@ -101,6 +101,7 @@ Value SandboxConfig::toValue() const {
   v.set("trace_timeout_ms", u64(traceTimeoutMs));
   v.set("start_timeout_ms", u64(startTimeoutMs));
   v.set("max_frame_bytes", u64(maxFrameBytes));
+  v.set("channel_spin_us", u64(channelSpinMicros));
   v.set("torch_threads", u64(torchThreads));
   v.set("max_jobs", u64(maxJobsPerWorker));
   v.set("seccomp_trace", Value::boolean(seccompTrace));
@@ -119,6 +120,7 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
   const Value *limits = v.get("rlimits");
   const Value *arena = v.get("arena");
   uint64_t threads = c.torchThreads, maxJobs = c.maxJobsPerWorker, cudaDevice = c.cudaDevice;
+  uint64_t spin = c.channelSpinMicros;
   bool ok = r.flag(block, "file_write", c.block.fileWrite) &&
             r.flag(block, "file_read", c.block.fileRead) &&
             r.flag(block, "subprocess", c.block.subprocess) &&
@@ -134,6 +136,7 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
             r.number(&v, "trace_timeout_ms", c.traceTimeoutMs) &&
             r.number(&v, "start_timeout_ms", c.startTimeoutMs) &&
             r.number(&v, "max_frame_bytes", c.maxFrameBytes) &&
+            r.number(&v, "channel_spin_us", spin) &&
             r.number(&v, "torch_threads", threads) && r.number(&v, "max_jobs", maxJobs) &&
             r.flag(&v, "seccomp_trace", c.seccompTrace) && r.flag(&v, "allow_jit", c.allowJit) &&
             r.string("transport", c.transport) && r.number(&v, "cuda_device", cudaDevice);
@@ -151,6 +154,10 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
     return Error::invalid("sandbox config: 'transport' must be 'shared-memory' or 'cuda-ipc'");
   if (cudaDevice > 1024)
     return Error::invalid("sandbox config: 'cuda_device' must be in 0..1024");
+  if (spin > MaxChannelSpinMicros)
+    return Error::invalid("sandbox config: 'channel_spin_us' must be at most " +
+                          std::to_string(MaxChannelSpinMicros));
+  c.channelSpinMicros = static_cast<uint32_t>(spin);
   c.cudaDevice = static_cast<uint32_t>(cudaDevice);
   c.torchThreads = static_cast<uint32_t>(threads);
   c.maxJobsPerWorker = static_cast<uint32_t>(maxJobs);

@@ -32,6 +32,7 @@ Result<std::unique_ptr<Worker>> Worker::adopt(pid_t pid, UniqueFd pidfd, UniqueF
   SocketChannel::Options co;
   co.maxFrameBytes = config.maxFrameBytes;
   co.acceptFds = false;
+  co.spinMicros = config.channelSpinMicros;
   w->channel_ = std::make_unique<SocketChannel>(std::move(channel), co);
   ShmArena::Options ao;
   ao.downloadBytes = config.downloadBytes;

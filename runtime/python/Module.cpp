@@ -176,6 +176,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("ChannelTimeout") = g_timeout;
   m.attr("ProtocolError") = g_protocol;
   m.attr("CodecError") = g_codecError;
+  m.attr("MAX_CHANNEL_SPIN_US") = MaxChannelSpinMicros;
 
   // --- codec -------------------------------------------------------------
   m.def("set_torch_types", &python::setTorchTypes, py::arg("tensor"), py::arg("dtype"),
@@ -209,15 +210,24 @@ PYBIND11_MODULE(_core, m) {
   py::class_<PyChannel, std::shared_ptr<PyChannel>>(m, "Channel")
       .def_static(
           "from_fd",
-          [](int fd, bool acceptFds, uint64_t maxFrame) {
+          [](int fd, bool acceptFds, uint64_t maxFrame, uint32_t spinMicros) {
             SocketChannel::Options o;
             o.acceptFds = acceptFds;
             o.maxFrameBytes = maxFrame;
+            o.spinMicros = spinMicros;
             auto p = std::make_shared<PyChannel>();
             p->ch = std::make_unique<SocketChannel>(UniqueFd(fd), o);
             return p;
           },
-          py::arg("fd"), py::arg("accept_fds") = false, py::arg("max_frame") = 16u << 20)
+          py::arg("fd"), py::arg("accept_fds") = false, py::arg("max_frame") = 16u << 20,
+          py::arg("spin_us") = 0)
+      .def(
+          "set_spin_us",
+          [](PyChannel &c, uint32_t micros) {
+            if (auto *socket = dynamic_cast<SocketChannel *>(c.ch.get()))
+              socket->setSpinMicros(micros);
+          },
+          "How long a wait polls before it sleeps (socket channels).")
       .def(
           "send",
           [](PyChannel &c, const py::bytes &data, const std::vector<int> &fds, int64_t timeout) {
@@ -233,15 +243,16 @@ PYBIND11_MODULE(_core, m) {
       });
   m.def(
       "memory_channel_pair",
-      [](uint64_t maxFrame) {
-        MemoryChannelPair pair = makeMemoryChannelPair(maxFrame);
+      [](uint64_t maxFrame, uint32_t spinMicros) {
+        MemoryChannelPair pair = makeMemoryChannelPair(maxFrame, spinMicros);
         auto host = std::make_shared<PyChannel>();
         auto med = std::make_shared<PyChannel>();
         host->ch = std::move(pair.host);
         med->ch = std::move(pair.mediator);
         return py::make_tuple(host, med);
       },
-      py::arg("max_frame") = 16u << 20, "-> (host end, mediator end) of an in-process channel");
+      py::arg("max_frame") = 16u << 20, py::arg("spin_us") = 0,
+      "-> (host end, mediator end) of an in-process channel");
 
   // --- shared memory -----------------------------------------------------
   py::class_<Segment, std::shared_ptr<Segment>>(m, "Segment", py::buffer_protocol())

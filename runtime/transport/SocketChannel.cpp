@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "ivc/runtime/transport/Channel.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -19,22 +21,39 @@ namespace ivc::runtime {
 
 namespace {
 
-Status waitFor(int fd, short events, Deadline deadline) {
+/// One poll(2): nothing when the descriptor is not ready yet (or a signal
+/// came), else the outcome of the wait.
+std::optional<Status> pollOnce(int fd, short events, int timeoutMs) {
+  struct pollfd p = {fd, events, 0};
+  int n = ::poll(&p, 1, timeoutMs);
+  if (n < 0)
+    return errno == EINTR ? std::nullopt : std::optional<Status>(Error::fromErrno("poll"));
+  if (n == 0)
+    return std::nullopt;
+  if (p.revents & POLLNVAL)
+    return Error::closed("channel descriptor is closed");
+  // POLLHUP/POLLERR with POLLIN still lets us drain what was sent.
+  if (p.revents & (events | POLLHUP | POLLERR))
+    return Status::success();
+  return std::nullopt;
+}
+
+/// Polls without sleeping for up to `spinMicros` (within the deadline),
+/// then sleeps in poll(2) until the descriptor is ready or the deadline.
+Status waitFor(int fd, short events, Deadline deadline, uint32_t spinMicros = 0) {
+  if (spinMicros) {
+    auto until = std::min(Deadline::Clock::now() + std::chrono::microseconds(spinMicros),
+                          deadline.time());
+    do {
+      if (std::optional<Status> s = pollOnce(fd, events, 0))
+        return std::move(*s);
+    } while (Deadline::Clock::now() < until);
+  }
   for (;;) {
-    struct pollfd p = {fd, events, 0};
-    int n = ::poll(&p, 1, deadline.pollTimeoutMs());
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return Error::fromErrno("poll");
-    }
-    if (n == 0)
+    if (std::optional<Status> s = pollOnce(fd, events, deadline.pollTimeoutMs()))
+      return std::move(*s);
+    if (deadline.expired())
       return Error::timeout("deadline passed waiting on the channel");
-    if (p.revents & POLLNVAL)
-      return Error::closed("channel descriptor is closed");
-    // POLLHUP/POLLERR with POLLIN still lets us drain what was sent.
-    if (p.revents & (events | POLLHUP | POLLERR))
-      return Status::success();
   }
 }
 
@@ -141,7 +160,7 @@ Status SocketChannel::readFully(uint8_t *dst, size_t n, Deadline deadline,
       if (errno == EINTR)
         continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        if (Status s = waitFor(fd_.get(), POLLIN, deadline); !s)
+        if (Status s = waitFor(fd_.get(), POLLIN, deadline, options_.spinMicros); !s)
           return s;
         continue;
       }

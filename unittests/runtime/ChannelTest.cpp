@@ -1,10 +1,12 @@
 //===- ChannelTest.cpp - Socket and in-memory channels ---------------------===//
+#include "ivc/runtime/host/SandboxConfig.h"
 #include "ivc/runtime/transport/Channel.h"
 
 #include <gtest/gtest.h>
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -31,6 +33,17 @@ Pair makePair(SocketChannel::Options hostOpts = {}, bool keepRaw = false) {
     p.worker = std::make_unique<SocketChannel>(std::move(fds->second), w);
   }
   return p;
+}
+
+/// Times this thread gave up its CPU (slept) so far.
+long sleepsSoFar() {
+  struct rusage u;
+  getrusage(RUSAGE_THREAD, &u);
+  return u.ru_nvcsw;
+}
+
+Deadline inMicros(int us) {
+  return Deadline::at(Deadline::Clock::now() + std::chrono::microseconds(us));
 }
 
 std::span<const uint8_t> bytes(const std::string &s) {
@@ -94,6 +107,35 @@ TEST(SocketChannel, RecvHonoursTheDeadline) {
   ASSERT_FALSE(f.ok());
   EXPECT_EQ(f.error().kind, Error::Timeout);
   ::close(q.rawWorker);
+}
+
+TEST(SocketChannel, SpinningPollsInsteadOfSleeping) {
+  SocketChannel::Options spin;
+  spin.spinMicros = MaxChannelSpinMicros;
+  Pair p = makePair(spin);
+  // Within its spin time a wait never sleeps, and still keeps its deadline.
+  long before = sleepsSoFar();
+  Result<Frame> f = p.host->recv(inMicros(300));
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().kind, Error::Timeout);
+  EXPECT_EQ(sleepsSoFar(), before);
+  // Without it, the same wait sleeps in poll(2).
+  Pair q = makePair();
+  before = sleepsSoFar();
+  EXPECT_EQ(q.host->recv(Deadline::afterMs(5)).error().kind, Error::Timeout);
+  EXPECT_GT(sleepsSoFar(), before);
+  // Frames that come after the spin, and a peer that closes, are seen as
+  // without it.
+  std::thread late([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_TRUE(p.worker->send("late", Deadline::afterMs(1000)).ok());
+    p.worker->close();
+  });
+  f = p.host->recv(Deadline::afterMs(5000));
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ(f->bytes, "late");
+  late.join();
+  EXPECT_EQ(p.host->recv(Deadline::afterMs(5000)).error().kind, Error::Closed);
 }
 
 TEST(SocketChannel, SendHonoursTheDeadline) {
@@ -218,6 +260,38 @@ TEST(MemoryChannel, RoundTripTimeoutAndClose) {
   });
   p.host->close();
   t.join();
+}
+
+TEST(MemoryChannel, SpinningWaitsForTheSenderToWait) {
+  MemoryChannelPair p = makeMemoryChannelPair(1024, MaxChannelSpinMicros);
+  long before = sleepsSoFar();
+  Result<Frame> f = p.host->recv(inMicros(300));
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().kind, Error::Timeout);
+  EXPECT_EQ(sleepsSoFar(), before);
+  // A sender that never waits costs the receiver its spin time, no more.
+  ASSERT_TRUE(p.host->send("ping", Deadline::never()).ok());
+  f = p.mediator->recv(Deadline::afterMs(5000));
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->bytes, "ping");
+  // Turns taken many times over, as a mediator thread and the host do.
+  std::thread mediator([&] {
+    for (int i = 0; i < 200; ++i) {
+      Result<Frame> g = p.mediator->recv(Deadline::afterMs(5000));
+      ASSERT_TRUE(g.ok());
+      ASSERT_TRUE(p.mediator->send(g->bytes + "!", Deadline::never()).ok());
+    }
+    p.mediator->close();
+  });
+  for (int i = 0; i < 200; ++i) {
+    std::string msg = std::to_string(i);
+    ASSERT_TRUE(p.host->send(msg, Deadline::never()).ok());
+    Result<Frame> g = p.host->recv(Deadline::afterMs(5000));
+    ASSERT_TRUE(g.ok());
+    EXPECT_EQ(g->bytes, msg + "!");
+  }
+  mediator.join();
+  EXPECT_EQ(p.host->recv(Deadline::afterMs(5000)).error().kind, Error::Closed);
 }
 
 } // namespace

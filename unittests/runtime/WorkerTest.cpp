@@ -45,6 +45,7 @@ TEST(SandboxConfig, RoundTripAndValidation) {
   c.addressSpaceBytes = 123456789;
   c.torchThreads = 4;
   c.allowJit = false;
+  c.channelSpinMicros = MaxChannelSpinMicros;
   Result<SandboxConfig> back = SandboxConfig::fromValue(c.toValue());
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->toValue(), c.toValue());
@@ -71,6 +72,11 @@ TEST(SandboxConfig, RoundTripAndValidation) {
   limits.set("open_files", Value::integer(3));
   v.set("rlimits", limits);
   EXPECT_FALSE(SandboxConfig::fromValue(v).ok());
+  v = Value::dict();
+  v.set("channel_spin_us", Value::integer(MaxChannelSpinMicros + 1));
+  r = SandboxConfig::fromValue(v);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("'channel_spin_us' must be at most"), std::string::npos);
 }
 
 TEST(Worker, SpawnLocksDownAndReportsFacts) {

@@ -72,9 +72,9 @@ class FastLink:
 
     tier = "fast"
 
-    def __init__(self, budget_s):
+    def __init__(self, budget_s, spin_us=0):
         self.budget_s = budget_s
-        self.channel, mediator_end = _core.memory_channel_pair()
+        self.channel, mediator_end = _core.memory_channel_pair(spin_us=spin_us)
         self.tensors = _tensors.InProcessTensors()
         self.port = _protocol.MediatorPort(mediator_end, self.tensors)
         self.description = "host thread"
@@ -108,6 +108,10 @@ class FastLink:
                     _mediator.run_job(port, msg[1], _mediator.exec_user)
             except _core.ChannelClosed:
                 pass  # abandoned by the host (timeout, model error)
+            finally:
+                # Nothing more will come: a host waiting for the last
+                # message stops polling for this thread's next wait.
+                port.channel.close()
 
         _threads.run(target)
         self.send(("run", job))

@@ -26,6 +26,7 @@ _model_locks_guard = threading.Lock()
 
 TRANSPORTS = ("shared-memory", "cuda-ipc")
 BLOCK_FLAGS = ("file_write", "file_read", "subprocess", "network", "ctypes", "import", "exec")
+MAX_CHANNEL_SPIN_US = _core.MAX_CHANNEL_SPIN_US
 
 
 @dataclasses.dataclass
@@ -47,6 +48,8 @@ class SandboxConfig:
     upload_bytes: int = 16 << 20
     arena_max_bytes: int = 8 << 30
     max_frame_bytes: int = 16 << 20
+    # microseconds each side polls its channel before it sleeps (docs/runtime.md)
+    channel_spin_us: int = 0
     torch_threads: int = 0  # 0: the host's torch.get_num_threads()
     max_jobs_per_worker: int = 10000
     seccomp_trace: bool = False
@@ -80,6 +83,9 @@ class SandboxConfig:
         unknown = set(self.block) - set(BLOCK_FLAGS)
         if unknown:
             raise ValueError(f"unknown block flags: {sorted(unknown)}")
+        if not 0 <= int(self.channel_spin_us) <= MAX_CHANNEL_SPIN_US:
+            raise ValueError(f"channel_spin_us must be in 0..{MAX_CHANNEL_SPIN_US}, "
+                             f"not {self.channel_spin_us}")
         return {
             "block": {k: bool(self.block.get(k, True)) for k in BLOCK_FLAGS},
             "import_allowlist": list(self.import_allowlist),
@@ -93,6 +99,7 @@ class SandboxConfig:
             "trace_timeout_ms": int(self.trace_timeout_s * 1000),
             "start_timeout_ms": int(self.start_timeout_s * 1000),
             "max_frame_bytes": int(self.max_frame_bytes),
+            "channel_spin_us": int(self.channel_spin_us),
             "torch_threads": int(self.torch_threads or torch.get_num_threads()),
             "max_jobs": int(self.max_jobs_per_worker),
             "seccomp_trace": bool(self.seccomp_trace),
@@ -211,6 +218,7 @@ class Runtime:
                  fast_timeout_s=30.0, unsafe_allow_failed_audit=False, worker_stderr=None,
                  max_idle_workers=8):
         self.sandbox = sandbox or SandboxConfig()
+        self.sandbox.to_wire()  # a bad configuration fails here, not mid-trace
         self.fast_timeout_s = fast_timeout_s
         self.worker_path = worker_path or _build_info.WORKER_PATH
         self.python_path = list(_build_info.WORKER_PYTHON_PATH)
@@ -338,7 +346,7 @@ class Runtime:
             states = []
             for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
                 if tier == "fast":
-                    link = FastLink(self.fast_timeout_s)
+                    link = FastLink(self.fast_timeout_s, self.sandbox.channel_spin_us)
                 else:
                     link = self._worker_link(tenant)
                     if isinstance(link, WorkerLink):

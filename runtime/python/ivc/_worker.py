@@ -93,6 +93,7 @@ def serve(fd):
     if not (isinstance(msg, tuple) and len(msg) in (3, 4) and msg[0] == "init"):
         return 2
     config, segments = msg[1], msg[2]
+    channel.set_spin_us(config.get("channel_spin_us", 0))
     cuda = msg[3] if len(msg) == 4 else None
     driver_fds = []
     tensors = None

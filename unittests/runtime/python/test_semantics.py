@@ -4,6 +4,7 @@ reference computed with plain torch hooks."""
 
 from common import (Hooked, TinyGPT, assert_same, ivc, mediator, plan, run_both, runtime,
                     tokens, torch, unittest)
+from ivc import _core
 
 
 class Looped(torch.nn.Module):
@@ -412,6 +413,44 @@ class Semantics(unittest.TestCase):
             self.assertNotIn("after", r)
             self.assertNotIn("late", r)
             self.assertEqual(r.errors, [])
+
+
+class Polling(unittest.TestCase):
+    """channel_spin_us changes how each side waits, never what a trace does:
+    both tiers, mixed in one trace, give what they give without it."""
+
+    def test_polling_channels_change_nothing_but_the_wait(self):
+        model, a, b = TinyGPT(), tokens(batch=2, seed=7), tokens(batch=2, seed=8)
+        p = plan(
+            mediator("""
+                h = model.transformer.h[1].output[0]
+                h[:, -1] += 1.0
+                emb = h.sum()
+                barrier()
+                logits = model.lm_head.output.save()
+                """, kind="invoke", free_names=["barrier"], saves=["logits"]),
+            mediator("""
+                barrier()
+                model.transformer.h[2].output = (model.transformer.h[2].output[0] * emb,)
+                print("seen", emb)
+                late = model.lm_head.output.save()
+                """, kind="invoke", free_names=["barrier", "emb"], saves=["late"]))
+        values = {"barrier": ivc.Barrier(2)}
+        polling = ivc.Runtime(ivc.SandboxConfig(channel_spin_us=_core.MAX_CHANNEL_SPIN_US),
+                              pool_size=1)
+        try:
+            for tiers in ({0: "fast", 1: "isolate"}, {0: "isolate", 1: "fast"}):
+                want = runtime().run(p, model, [a, b], values, tiers=tiers, seed=3)
+                got = polling.run(p, model, [a, b], values, tiers=tiers, seed=3)
+                self.assertEqual(got.errors, [])
+                assert_same(self, got.saves, want.saves)
+                self.assertEqual(got.logs, want.logs)
+                self.assertTrue(got.logs and got.logs[0].startswith("seen"))
+                self.assertTrue(torch.equal(got.output, want.output))
+        finally:
+            polling.close()
+        with self.assertRaisesRegex(ValueError, "channel_spin_us"):
+            ivc.Runtime(ivc.SandboxConfig(channel_spin_us=_core.MAX_CHANNEL_SPIN_US + 1))
 
 
 if __name__ == "__main__":

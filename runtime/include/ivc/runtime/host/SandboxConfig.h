@@ -18,6 +18,9 @@
 
 namespace ivc::runtime {
 
+/// Polling longer than a millisecond only burns CPU: a wake-up costs less.
+constexpr uint32_t MaxChannelSpinMicros = 1000;
+
 struct SandboxConfig {
   /// The policy's block flags, enforced by the worker's audit hook (the
   /// seccomp filter refuses file and network access whatever they say).
@@ -45,6 +48,10 @@ struct SandboxConfig {
   uint64_t uploadBytes = 16ull << 20;
   uint64_t arenaMaxBytes = 8ull << 30;
   uint64_t maxFrameBytes = 16ull << 20;
+  /// How long each side polls its channel before it sleeps, in
+  /// microseconds (SocketChannel::Options::spinMicros). A worker's polling
+  /// counts against its cpuSeconds.
+  uint32_t channelSpinMicros = 0;
   /// torch intra-op threads in the worker (the host passes its own count,
   /// so reductions split the same way in both tiers).
   uint32_t torchThreads = 1;

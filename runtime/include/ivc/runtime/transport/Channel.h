@@ -60,6 +60,11 @@ public:
     /// descriptors from a worker: they are discarded by the kernel and the
     /// attempt is reported as a protocol violation.
     bool acceptFds = false;
+    /// How long a wait for the peer polls before it sleeps. Waking a
+    /// process that sleeps in poll(2) costs tens of microseconds on some
+    /// virtual machines, more than a whole round trip's work; polling
+    /// burns this side's CPU instead. 0: sleep at once.
+    uint32_t spinMicros = 0;
   };
 
   SocketChannel(UniqueFd fd, Options options);
@@ -74,6 +79,7 @@ public:
   void close() override { fd_.reset(); }
 
   int fd() const { return fd_.get(); }
+  void setSpinMicros(uint32_t micros) { options_.spinMicros = micros; }
   /// An idle peer never writes: readable or hung up means it is dead or
   /// misbehaving. Does not block.
   bool peerIdleAndAlive() const;
@@ -89,7 +95,9 @@ struct MemoryChannelPair {
   std::unique_ptr<Channel> host;
   std::unique_ptr<Channel> mediator;
 };
-MemoryChannelPair makeMemoryChannelPair(uint64_t maxFrameBytes = 16u << 20);
+/// `spinMicros`: how long a wait polls before it sleeps (as for sockets).
+MemoryChannelPair makeMemoryChannelPair(uint64_t maxFrameBytes = 16u << 20,
+                                        uint32_t spinMicros = 0);
 
 } // namespace ivc::runtime
 
