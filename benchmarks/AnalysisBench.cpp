@@ -15,6 +15,7 @@
 #include "Corpus.h"
 
 #include "ivc/engine/Engine.h"
+#include "ivc/support/Stack.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -57,7 +58,7 @@ double cpythonParseAndWalk(const std::string &dir, int rounds) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: ivc-bench-analysis CORPUS_DIR [ROUNDS]\n");
     return 2;
@@ -149,4 +150,11 @@ int main(int argc, char **argv) {
   perMediator("", resolve, passes, " (goal: < 10 us)");
   perMediator(" (every statement)", wholeResolve, wholePasses, "");
   return 0;
+}
+
+// As `ivc check` and `ivc lsp` analyze: on a thread with the analysis's stack.
+int main(int argc, char **argv) {
+  int status = 1;
+  ivc::runWithAnalysisStack([&] { status = run(argc, argv); });
+  return status;
 }

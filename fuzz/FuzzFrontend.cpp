@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "ivc/frontend/Frontend.h"
 #include "ivc/ir/Printer.h"
+#include "ivc/support/Stack.h"
 
 #include <cstdlib>
 
@@ -22,11 +23,15 @@ static void checkRanges(const ir::Op &op, size_t size) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static Frontend frontend;
   std::string text(reinterpret_cast<const char *>(data), size);
-  auto file = frontend.parse(std::make_shared<SourceFile>("fuzz.py", std::move(text)));
-  checkRanges(*file->module.root(), size);
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  ir::printTraces(os, file->traces, {});
-  ir::printOp(os, *file->module.root(), 0, {});
+  // Lowering and printing recurse as deep as the code nests, as the
+  // analysis does: they need its stack.
+  runWithAnalysisStack([&] {
+    auto file = frontend.parse(std::make_shared<SourceFile>("fuzz.py", std::move(text)));
+    checkRanges(*file->module.root(), size);
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    ir::printTraces(os, file->traces, {});
+    ir::printOp(os, *file->module.root(), 0, {});
+  });
   return 0;
 }

@@ -14,12 +14,14 @@
 #include "ivc/diag/TextEmitter.h"
 #include "ivc/engine/Engine.h"
 #include "ivc/engine/Verify.h"
+#include "ivc/support/Stack.h"
 
 #include "llvm/Support/Process.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include <algorithm>
 #include <atomic>
+#include <thread>
 #include <unistd.h>
 
 namespace ivc::cli {
@@ -96,21 +98,28 @@ int runCheck(const Options &opts) {
     results[i].path = (*paths)[i];
   PolicyCache policies(opts.policy);
   bool progress = results.size() >= 20 && isatty(STDERR_FILENO) && opts.format == "text";
-  std::atomic<size_t> done{0};
+  std::atomic<size_t> next{0}, done{0};
+  auto work = [&] {
+    for (size_t i = next++; i < results.size(); i = next++) {
+      analyzeOne(results[i], policies, manifest, opts.verify);
+      size_t n = ++done;
+      if (progress && (n % 8 == 0 || n == results.size())) {
+        std::string line = "\r[" + std::to_string(n) + "/" + std::to_string(results.size()) +
+                           "] checking";
+        llvm::errs() << line;
+      }
+    }
+  };
   {
+    // Threads with the analysis's stack (Stack.h), made once: this one and
+    // jobs - 1 more.
     unsigned jobs = opts.jobs ? opts.jobs : llvm::hardware_concurrency().compute_thread_count();
-    llvm::ThreadPool pool(llvm::hardware_concurrency(jobs));
-    for (FileResult &r : results)
-      pool.async([&, manifest] {
-        analyzeOne(r, policies, manifest, opts.verify);
-        size_t n = ++done;
-        if (progress && (n % 8 == 0 || n == results.size())) {
-          std::string line = "\r[" + std::to_string(n) + "/" + std::to_string(results.size()) +
-                             "] checking";
-          llvm::errs() << line;
-        }
-      });
-    pool.wait();
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < std::min<size_t>(jobs, results.size()); ++t)
+      helpers.emplace_back([&] { runWithAnalysisStack(work); });
+    runWithAnalysisStack(work);
+    for (std::thread &t : helpers)
+      t.join();
   }
   if (progress)
     llvm::errs() << "\r\x1b[K";

@@ -1,12 +1,13 @@
 //===- main.cpp - The ivc driver ------------------------------------------===//
 #include "Cli.h"
 
+#include "ivc/support/Stack.h"
+
 using namespace ivc::cli;
 
-int main(int argc, char **argv) {
-  Options opts;
-  if (std::optional<int> exit = parse(argc, argv, opts))
-    return *exit;
+namespace {
+
+int dispatch(Options &opts) {
   if (opts.command == "dump-ir")
     return runDumpIr(opts);
   if (opts.command == "check")
@@ -21,4 +22,17 @@ int main(int argc, char **argv) {
     return runLsp(opts);
   llvm::errs() << "ivc: error: unknown command '" << opts.command << "'\n";
   return UsageOrIO;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  if (std::optional<int> exit = parse(argc, argv, opts))
+    return *exit;
+  // The IR printer and the language server's features walk the IR as the
+  // analysis does.
+  int status = UsageOrIO;
+  ivc::runWithAnalysisStack([&] { status = dispatch(opts); });
+  return status;
 }

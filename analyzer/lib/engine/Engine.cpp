@@ -4,6 +4,7 @@
 #include "MediatorKeys.h"
 #include "Reuse.h"
 #include "Suppressions.h"
+#include "ivc/support/Stack.h"
 
 #include <algorithm>
 #include <chrono>
@@ -141,6 +142,15 @@ bool Analysis::hasErrors() const {
 std::unique_ptr<Analysis> Engine::analyze(std::shared_ptr<const SourceFile> source,
                                           const AnalysisOptions &options, const TSTree *oldTree,
                                           const Analysis *previous) {
+  std::unique_ptr<Analysis> analysis;
+  runWithAnalysisStack(
+      [&] { analysis = analyzeHere(std::move(source), options, oldTree, previous); });
+  return analysis;
+}
+
+std::unique_ptr<Analysis> Engine::analyzeHere(std::shared_ptr<const SourceFile> source,
+                                              const AnalysisOptions &options,
+                                              const TSTree *oldTree, const Analysis *previous) {
   const std::vector<std::string> &methods = options.policy.traceMethods;
   if (!frontend_ || frontendMethods_ != methods) {
     FrontendOptions fo;

@@ -1,13 +1,17 @@
 //===- Scheduler.cpp ------------------------------------------------------===//
 #include "Scheduler.h"
 
+#include "ivc/support/Stack.h"
+
 #include <exception>
 
 namespace ivc::lsp {
 
 Scheduler::Scheduler(ResultHandler onResult, Logger log, bool hold)
     : onResult_(std::move(onResult)), log_(std::move(log)), held_(hold) {
-  worker_ = std::thread([this] { run(); });
+  // The analysis thread gets the analysis's stack once (Stack.h), not at
+  // every analysis.
+  worker_ = std::thread([this] { runWithAnalysisStack([this] { run(); }); });
 }
 
 Scheduler::~Scheduler() { stop(); }

@@ -1,6 +1,8 @@
 """From source to result: ivc.compile (the analyzer, in-process) to a plan,
 then the runtime runs each mediator in the tier the analyzer chose."""
 
+import threading
+
 import numpy
 
 from common import Hooked, TinyGPT, assert_same, ivc, tokens, torch, unittest
@@ -123,6 +125,31 @@ class Compile(unittest.TestCase):
             self.rt.run(plan, self.model, [self.ids])
         with self.assertRaisesRegex(ivc.PlanError, "1 mediators but 2 inputs"):
             self.rt.run(plan, self.model, [self.ids, self.ids], {"steering": torch.zeros(32)})
+
+    def test_chains_as_deep_as_cpython_compiles(self):
+        """A 2900-term sum is FAST and runs, compiled from a thread with a
+        256 KiB stack: the analysis has a stack of its own. (CPython's own
+        limit, about 3000 levels, counts the frames the compiling code runs
+        in.)"""
+        source = ("with model.trace(x):\n    y = model.lm_head.output\n    z = (" +
+                  " + ".join(["y"] * 2900) + ").save()\n")
+        plans = []
+        threading.stack_size(256 << 10)
+        try:
+            t = threading.Thread(target=lambda: plans.append(ivc.compile(source, "deep.py")))
+            t.start()
+            t.join()
+        finally:
+            threading.stack_size(0)
+        med = plans[0].trace(0).mediators[0]
+        self.assertEqual(med.tier, "fast")
+        self.assertEqual(med.reasons, [])
+        r = self.rt.run(plans[0], self.model, [self.ids])
+        self.assertEqual(r.errors, [])
+        y = want = self.model(self.ids)
+        for _ in range(2899):
+            want = want + y
+        self.assertTrue(torch.equal(r["z"], want))
 
 
 if __name__ == "__main__":

@@ -99,6 +99,11 @@ public:
                                     const Analysis *previous = nullptr);
 
 private:
+  /// analyze() on the calling thread (which must have room: Stack.h).
+  std::unique_ptr<Analysis> analyzeHere(std::shared_ptr<const SourceFile> source,
+                                        const AnalysisOptions &options, const TSTree *oldTree,
+                                        const Analysis *previous);
+
   std::unique_ptr<Frontend> frontend_;
   std::vector<std::string> frontendMethods_;
 };
