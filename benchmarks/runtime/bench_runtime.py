@@ -3,7 +3,8 @@
     PYTHONPATH=build/python /usr/bin/python3 benchmarks/runtime/bench_runtime.py
 
 Prints figures next to baselines measured in the same run, as ratios:
-  1. per-hook round trip host -> worker -> host, 4 KiB .. 64 MiB, vs memcpy
+  1. per-hook round trip host -> worker -> host, 4 KiB .. 64 MiB, vs memcpy;
+     at 4 KiB also with each side polling before it sleeps (channel_spin_us)
   2. warm-pool trace overhead vs the same plan in process (FAST)
   3. cold worker start, with and without the zygote
 Medians of several repeats; machines are shared, so read ratios, not times.

@@ -32,8 +32,7 @@ struct Shared {
   std::atomic<uint64_t> sentToMediator{0}, sentToHost{0};
   /// Which ends are inside recv (and so hold no GIL).
   std::atomic<bool> hostWaiting{false}, mediatorWaiting{false};
-  bool closed = false;
-  std::atomic<bool> closing{false};
+  std::atomic<bool> closed{false}; // written under the lock, polled without
   uint64_t maxFrameBytes;
   uint32_t spinMicros;
 };
@@ -89,7 +88,6 @@ public:
   void close() override {
     std::lock_guard<std::mutex> lock(shared_->mu);
     shared_->closed = true;
-    shared_->closing = true;
     shared_->cv.notify_all();
   }
 
@@ -105,7 +103,7 @@ private:
     auto until = std::min(Deadline::Clock::now() + std::chrono::microseconds(shared_->spinMicros),
                           deadline.time());
     while (!(sent.load(std::memory_order_acquire) != received_ && peerWaiting.load()) &&
-           !shared_->closing.load() && Deadline::Clock::now() < until) {
+           !shared_->closed.load() && Deadline::Clock::now() < until) {
     }
   }
 
