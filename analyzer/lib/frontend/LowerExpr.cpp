@@ -197,6 +197,29 @@ OpKind comprehensionKind(Sym s) {
 }
 } // namespace
 
+TSNode Lowering::misplacedSplat(TSNode n) {
+  auto leftmost = [&](TSNode at) -> TSNode {
+    switch (sym(at)) {
+    case Sym::call: return ts_node_child_by_field_name(at, "function", 8);
+    case Sym::attribute: return ts_node_child_by_field_name(at, "object", 6);
+    case Sym::subscript: return ts_node_child_by_field_name(at, "value", 5);
+    case Sym::binary_operator: return ts_node_child_by_field_name(at, "left", 4);
+    default: return TSNode{};
+    }
+  };
+  // Only such a node whose text starts with `*` can hold one: one byte to
+  // read, not a walk, for every other call and attribute.
+  if (ts_node_is_null(leftmost(n)) || !text(n).starts_with("*"))
+    return TSNode{};
+  TSNode at = n;
+  while (!ts_node_is_null(at) && sym(at) != Sym::list_splat)
+    at = leftmost(at);
+  if (ts_node_is_null(at) ||
+      llvm::any_of(misplacedSplats_, [&](TSNode m) { return ts_node_eq(m, at); }))
+    return TSNode{};
+  return at;
+}
+
 Op *Lowering::expr(TSNode n, Ctx ctx) {
   if (ts_node_is_null(n))
     return nullptr;
@@ -205,6 +228,12 @@ Op *Lowering::expr(TSNode n, Ctx ctx) {
     return tooDeep(n);
   SourceRange range = rangeOf(n);
   Sym s = sym(n);
+  // Inside a misplaced splat's element, ops start after its `*`.
+  if (!misplacedSplats_.empty()) {
+    TSNode splat = misplacedSplats_.back();
+    if (ts_node_start_byte(n) == ts_node_start_byte(splat) && !ts_node_eq(n, splat))
+      range.begin = rangeOf(ts_node_named_child(splat, 0)).begin;
+  }
   switch (s) {
   case Sym::identifier: {
     Op *op = emit(OpKind::Name, range, {}, identifier(n));
@@ -228,6 +257,16 @@ Op *Lowering::expr(TSNode n, Ctx ctx) {
     return strings(n);
   default:
     break;
+  }
+
+  if (TSNode splat = misplacedSplat(n); !ts_node_is_null(splat)) {
+    // Lower `n` with the splat read as its operand, inside a Starred.
+    misplacedSplats_.push_back(splat);
+    Op *value = expr(n, ctx);
+    misplacedSplats_.pop_back();
+    Op *op = emit(OpKind::Starred, range, {value});
+    op->ctx = ctx;
+    return op;
   }
 
   Children cs;
@@ -347,6 +386,8 @@ Op *Lowering::expr(TSNode n, Ctx ctx) {
     for (const Child &c : cs)
       if (c.named)
         v = expr(c.node, ctx);
+    if (llvm::any_of(misplacedSplats_, [&](TSNode m) { return ts_node_eq(m, n); }))
+      return v; // its `*` is on the Starred around the whole element
     Op *op = emit(OpKind::Starred, range, {v});
     op->ctx = ctx;
     return op;

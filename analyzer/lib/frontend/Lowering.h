@@ -108,6 +108,12 @@ public:
   void callArguments(TSNode argumentList, llvm::SmallVectorImpl<ir::Op *> &out);
   void parameters(TSNode params, llvm::SmallVectorImpl<ir::Op *> &out);
   ir::Op *opaque(TSNode n);
+  /// tree-sitter-python may attach an element's `*` to its leftmost operand
+  /// (`[*range(3)]` read as `(*range)(3)`, `x = *a.b, c` as `(*a).b`), where
+  /// Python applies it to the whole element. For a call, attribute,
+  /// subscript or binary operator that starts with `*`: the splat at the
+  /// bottom of its leftmost operands, else a null node.
+  TSNode misplacedSplat(TSNode n);
   /// A `type` node or one of its forms, as the expression it evaluates.
   ir::Op *typeExpr(TSNode n);
   /// What a type parameter list `[T: bound, *Ts]` evaluates: its bounds. The
@@ -156,6 +162,8 @@ private:
   llvm::DenseSet<const void *> loweredErrors_;
   /// ERROR nodes after a compound statement's ':', lowered into its first body.
   llvm::SmallVector<TSNode, 1> bodyErrors_;
+  /// Splats being lowered as their operand (see misplacedSplat).
+  llvm::SmallVector<TSNode, 1> misplacedSplats_;
 
   /// Lowers one top-level statement, or copies it from `previous`.
   LoweredUnit lowerUnit(TSNode n, const ParsedFile *previous, const UnitIndex &index);
