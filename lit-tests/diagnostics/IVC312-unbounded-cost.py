@@ -44,14 +44,25 @@ with model.trace("repetition of unknown length"):
 
 with model.trace("range consumed in C"):
     count = int("9" * 20)
-    total = sum(range(count))  # expected-remark {{'range(count)' hands one call a range whose length ivc cannot bound}}
+    total = sum(range(count))  # expected-remark {{'sum(range(count))' iterates a range whose length ivc cannot bound}}
 
 with model.trace("range consumed in C through lazy wrappers"):
     count = int("9" * 20)
-    pairs = list(zip(range(count), enumerate(range(count))))  # expected-remark 2 {{'range(count)' hands one call a range}}
+    pairs = list(zip(range(count), enumerate(range(count))))  # expected-remark {{'list(zip(range(count), enumerate(rang...' iterates a range}}
 
 with model.trace("constant range consumed in C"):
-    values = list(range(2, 10**12, 3))  # expected-remark {{'range(2, 10**12, 3)' hands one call a range}}
+    values = list(range(2, 10**12, 3))  # expected-remark {{'list(range(2, 10**12, 3))' iterates a range}}
+
+with model.trace("range consumed in C through a name and a slice"):
+    r = range(10**12)
+    evens = r[::2]
+    total = sum(evens)  # expected-remark {{'sum(evens)' iterates a range}}
+    top = max(range(10**12)[1:])  # expected-remark {{'max(range(10**12)[1:])' iterates a range}}
+    t = torch.tensor(data=reversed(r))  # expected-remark {{'torch.tensor(data=reversed(r))' iterates a range}}
+
+with model.trace("range unpacked in C"):
+    print(*range(10**12))  # expected-remark {{'*range(10**12)' unpacks a range whose length ivc cannot bound}}
+    xs = [*range(10**12)]  # expected-remark {{'*range(10**12)' unpacks a range}}
 
 with model.trace("loop extending its own list"):
     xs = [1]

@@ -1,7 +1,8 @@
 # Arithmetic and loops whose cost ivc can bound stay FAST: tensor powers,
 # float powers, small constant exponents (also on a helper's parameter),
 # modular pow, repetitions by a constant or a length, ranges a Python loop
-# walks (the loop releases the interpreter lock), loops that extend
+# walks (the loop releases the interpreter lock) or that nothing iterates
+# (`len`, `in`), unpacking a range of a length, loops that extend
 # another list than the one they iterate, and tensors of constant shapes up
 # to 2^28 elements or of shapes taken from activations.
 # Expected: every mediator FAST.
@@ -48,6 +49,9 @@ with model.trace("lengths and loops"):
     for i, layer in zip(range(n), reversed(list(enumerate(layers)))):
         picked.append(layer[1].max())
     total = sum(range(len(picked)))
+    every = [*range(len(layers))]
+    big = range(10**12)
+    inside = 5 in big and len(big) > 0 and bool(big)
     masks = [None] * len(layers)
     acc = 1
     for _ in range(8):

@@ -60,7 +60,7 @@ private:
     case OpKind::Call:
       checkCall(op, ctx);
       return checkCost(op, ctx);
-    case OpKind::BinaryOp: case OpKind::AugAssign:
+    case OpKind::BinaryOp: case OpKind::AugAssign: case OpKind::Starred:
       return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
@@ -69,7 +69,7 @@ private:
     case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
     case OpKind::Ellipsis: case OpKind::FString: case OpKind::FormatValue: case OpKind::Slice:
     case OpKind::UnaryOp: case OpKind::BoolOp: case OpKind::Compare:
-    case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::Starred: case OpKind::List:
+    case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::List:
     case OpKind::Tuple: case OpKind::Set: case OpKind::Dict: case OpKind::ListComp:
     case OpKind::SetComp: case OpKind::DictComp: case OpKind::GeneratorExp: case OpKind::Lambda:
     case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Param: case OpKind::Returns:

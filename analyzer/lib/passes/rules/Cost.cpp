@@ -7,8 +7,9 @@
 //    ivc cannot bound (`10 ** 10 ** 10`);
 //  - repeating a string, bytes or container a number of times ivc cannot
 //    bound (`[0] * n`);
-//  - a range ivc cannot bound handed to a call that consumes it in C
-//    (`sum(range(n))`; a Python loop over it releases the GIL);
+//  - a range ivc cannot bound handed to a call that iterates it in C, or
+//    unpacked (`sum(range(n))`, `sum(r)` after `r = range(n)[::2]`,
+//    `[*range(n)]`; a Python loop over it releases the GIL);
 //  - a loop that extends the list it iterates, and powers or squares of a
 //    name its own rebinding grows (`x = x ** 2` in a loop or line by line);
 //  - a torch factory (`torch.ones(10**5, 10**5)`) whose constant shape holds
@@ -396,20 +397,49 @@ bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
   return n && *n <= double(MaxElements);
 }
 
-/// Whether what `call` returns is consumed by one C call: handed to a call
-/// other than a lazy wrapper (`zip(range(n), xs)` in a for loop is not).
-bool consumedInC(RuleContext &ctx, const Op &call, int depth = 0) {
-  const Op *receiver = ctx.receiver(&call);
-  if (!receiver || depth > 8)
+/// A callee whose result iterates its arguments lazily: a Python loop over
+/// it releases the GIL between items.
+bool isLazyWrapper(const Value &v) {
+  return (v.kind == ValueKind::Builtin &&
+          isOneOf(v.text, {"enumerate", "zip", "reversed", "map", "filter", "iter"})) ||
+         (v.kind == ValueKind::Qualified && v.text.starts_with("itertools."));
+}
+
+/// A builtin that takes a range without iterating it.
+bool isConstantTimeOnRanges(const Value &v) {
+  return v.kind == ValueKind::Builtin &&
+         isOneOf(v.text, {"len", "bool", "repr", "str", "print", "isinstance", "type", "id",
+                          "hash"});
+}
+
+/// Whether `op` may evaluate to a range whose length ivc cannot bound, or to
+/// a lazy wrapper over one: a call of `range`, a slice of one (a range too),
+/// or a name bound to one (`r = range(n)` ... `sum(r)`).
+bool mayBeUnboundedRange(RuleContext &ctx, const Op *op, int depth = 0) {
+  if (!op || depth > 8)
     return false;
-  for (const Value &v : ctx.valuesOf(receiver->operand(0))) {
-    bool lazy = (v.kind == ValueKind::Builtin &&
-                 isOneOf(v.text, {"enumerate", "zip", "reversed", "map", "filter", "iter"})) ||
-                (v.kind == ValueKind::Qualified && v.text.starts_with("itertools."));
-    if (!lazy)
-      return true;
+  if (op->is(OpKind::Call)) {
+    std::vector<const Op *> args = positionalArguments(*op);
+    for (const Value &v : ctx.valuesOf(op->operand(0))) {
+      if (v.kind == ValueKind::Builtin && v.text == "range" && !boundedRange(ctx, args))
+        return true;
+      if (isLazyWrapper(v))
+        for (const Op *a : args)
+          if (mayBeUnboundedRange(ctx, a, depth + 1))
+            return true;
+    }
+    return false;
   }
-  return consumedInC(ctx, *receiver, depth + 1);
+  if (op->is(OpKind::Subscript))
+    return op->operand(1) && op->operand(1)->is(OpKind::Slice) &&
+           mayBeUnboundedRange(ctx, op->operand(0), depth + 1);
+  if (op->is(OpKind::Name) && op->ctx == Ctx::Load)
+    if (const Symbol *s = symbolOf(ctx, op))
+      for (const Binding &b : s->bindings)
+        if ((b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) &&
+            b.path.empty() && mayBeUnboundedRange(ctx, b.value, depth + 1))
+          return true;
+  return false;
 }
 
 /// Why calling `callee` in `call` may do work without a bound, if it may.
@@ -417,9 +447,17 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
                                               const Value &callee,
                                               const std::vector<const Op *> &args) {
   std::string_view f = callee.text;
-  if (callee.kind == ValueKind::Builtin && f == "range" && !boundedRange(ctx, args) &&
-      consumedInC(ctx, call))
-    return "hands one call a range whose length ivc cannot bound";
+  // One call that iterates a range (`sum(r)`, `list(zip(r, xs))`) does it in
+  // C, without releasing the GIL; a for loop over it (or over a lazy wrapper
+  // of it) is Python's loop.
+  if (!isLazyWrapper(callee) && !isConstantTimeOnRanges(callee))
+    for (size_t i = 1; i < call.operands.size(); ++i) {
+      const Op *a = call.operand(i);
+      if (a && a->is(OpKind::Keyword))
+        a = a->operand(0);
+      if (a && !a->is(OpKind::Starred) && mayBeUnboundedRange(ctx, a))
+        return "iterates a range whose length ivc cannot bound";
+    }
   if (callee.kind == ValueKind::Qualified &&
       isOneOf(f, {"math.factorial", "math.comb", "math.perm"}))
     for (const Op *a : args) {
@@ -532,6 +570,10 @@ void checkCost(Op &op, RuleContext &ctx) {
   }
   case OpKind::Call:
     return checkCallCost(op, ctx);
+  case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
+    if (op.ctx == Ctx::Load && mayBeUnboundedRange(ctx, op.operand(0)))
+      report(ctx, op, "unpacks a range whose length ivc cannot bound");
+    return;
   default:
     return;
   }
