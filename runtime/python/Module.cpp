@@ -328,6 +328,15 @@ PYBIND11_MODULE(_core, m) {
       },
       "Tests: a DLPack capsule over a segment's (CPU) bytes.");
   m.def("_dlpack_live", &python::liveByteCapsules, "Tests: capsules not yet released.");
+  m.def(
+      "interrupt_thread",
+      [](unsigned long ident, py::object exception) {
+        // Raised at the thread's next bytecode; None withdraws one not yet
+        // raised.
+        return PyThreadState_SetAsyncExc(ident, exception.is_none() ? nullptr : exception.ptr());
+      },
+      py::arg("ident"), py::arg("exception"),
+      "Raises `exception` in the Python thread `ident`; returns how many threads it reached.");
 
   // --- workers and the pool ----------------------------------------------
   py::class_<WorkerHandle, std::shared_ptr<WorkerHandle>>(m, "Worker")

@@ -55,5 +55,6 @@ class ProtocolViolation(WorkerError):
 
 
 class MediatorTimeout(IvcError):
-    """A FAST mediator did not finish before its deadline (its thread is
-    abandoned; it cannot be killed)."""
+    """A FAST mediator did not finish before its deadline. Its thread is
+    interrupted: Python code stops at its next bytecode, a C call only when
+    it returns (the analyzer keeps unbounded C calls out of FAST)."""

@@ -80,6 +80,11 @@ class FastLink:
         self.description = "host thread"
         self._rng = None
         self._host_rng = None
+        # The thread running the mediator, while it runs; the host interrupts
+        # it at most once, under the guard, so that no interrupt outlives it.
+        self._thread = None
+        self._abandoned = False
+        self._guard = threading.Lock()
 
     # A mediator has its own CPU random generator state, seeded as a
     # worker's is: swapped in while it runs (the host waits meanwhile), and
@@ -102,16 +107,27 @@ class FastLink:
         port = self.port
 
         def target():
+            me = threading.get_ident()
             try:
-                msg = port.recv()
-                if msg[0] == "run":
-                    _mediator.run_job(port, msg[1], _mediator.exec_user)
-            except _core.ChannelClosed:
-                pass  # abandoned by the host (timeout, model error)
-            finally:
-                # Nothing more will come: a host waiting for the last
-                # message stops polling for this thread's next wait.
-                port.channel.close()
+                with self._guard:
+                    if self._abandoned:
+                        return  # given up on before it started
+                    self._thread = me
+                try:
+                    msg = port.recv()
+                    if msg[0] == "run":
+                        _mediator.run_job(port, msg[1], _mediator.exec_user)
+                except _core.ChannelClosed:
+                    pass  # abandoned by the host (timeout, model error)
+                finally:
+                    # Nothing more will come: a host waiting for the last
+                    # message stops polling for this thread's next wait.
+                    port.channel.close()
+                    with self._guard:
+                        self._thread = None
+                        _core.interrupt_thread(me, None)  # one not raised yet
+            except _mediator.Abandoned:
+                pass  # it came after the mediator's own code
 
         _threads.run(target)
         self.send(("run", job))
@@ -130,8 +146,9 @@ class FastLink:
         try:
             data, _ = self.channel.recv(timeout_ms=_timeout_ms(started + self.budget_s))
         except _core.ChannelTimeout:
+            self._interrupt()
             raise MediatorTimeout("the FAST mediator did not finish before its deadline "
-                                  "(its thread is abandoned)") from None
+                                  "(it is interrupted at its next Python bytecode)") from None
         except _core.ChannelClosed:
             raise WorkerCrashed("the FAST mediator's thread ended mid-protocol") from None
         finally:
@@ -141,6 +158,13 @@ class FastLink:
         msg = _core.decode(data, self.tensors.import_)
         _protocol.check_mediator_message(msg)
         return msg
+
+    def _interrupt(self):
+        with self._guard:
+            self._abandoned = True
+            if self._thread is not None:
+                _core.interrupt_thread(self._thread, _mediator.Abandoned)
+                self._thread = None
 
     def finish(self, clean):
         self._leave()

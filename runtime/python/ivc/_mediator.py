@@ -35,6 +35,12 @@ class _Unwind(BaseException):
     so that user `except Exception` blocks do not swallow it."""
 
 
+class Abandoned(_Unwind):
+    """Raised in a FAST mediator's thread when the host gives up on it (its
+    deadline passed): a Python loop stops at its next bytecode, one C call
+    when it returns."""
+
+
 class _Save:
     def save(self):
         return self

@@ -153,6 +153,25 @@ class Faults(unittest.TestCase):
         self.assertTrue(torch.equal(r["survivor"], self.expected))
         self.assertIsNone(r.mediators[1].error)
 
+    def test_fast_mediator_past_its_deadline_stops_looping(self):
+        rt = ivc.Runtime(fast_timeout_s=0.5)
+        self.addCleanup(rt.close)
+        p = plan(mediator("h = model.transformer.h[0].output[0]\n"
+                          "for i in range(10**12):\n    h = h\n", kind="invoke"), SURVIVOR)
+        def busy():  # FAST threads running a mediator
+            running = sum(t.name == "ivc-fast-mediator" for t in threading.enumerate())
+            return running - len(_links._threads._idle)
+
+        r = rt.run(p, self.model, [self.ids, self.ids], raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
+        # Interrupted, the loop's thread ends its job and is pooled again.
+        for _ in range(250):
+            if busy() == 0:
+                break
+            time.sleep(0.02)
+        self.assertEqual(busy(), 0, "the timed-out mediator's thread is still running")
+
     def test_budget_counts_only_a_mediators_own_running_time(self):
         # Three mediators that each run 0.6 s after the same hook take 1.8 s
         # of wall time, past a 1.5 s budget measured from the start; each is
