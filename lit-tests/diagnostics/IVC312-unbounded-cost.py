@@ -60,6 +60,11 @@ with model.trace("range consumed in C through a name and a slice"):
     top = max(range(10**12)[1:])  # expected-remark {{'max(range(10**12)[1:])' iterates a range}}
     t = torch.tensor(data=reversed(r))  # expected-remark {{'torch.tensor(data=reversed(r))' iterates a range}}
 
+with model.trace("collection built from a range"):
+    r = range(10**12)
+    squares = [i * i for i in r]  # expected-remark {{'[i * i for i in r]' builds a collection from a range whose length ivc cannot bound}}
+    pairs = {(i, j) for i in range(3) for j in range(10**12)}  # expected-remark {{builds a collection from a range}}
+
 with model.trace("range unpacked in C"):
     print(*range(10**12))  # expected-remark {{'*range(10**12)' unpacks a range whose length ivc cannot bound}}
     xs = [*range(10**12)]  # expected-remark {{'*range(10**12)' unpacks a range}}

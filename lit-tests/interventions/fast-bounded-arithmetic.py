@@ -52,6 +52,8 @@ with model.trace("lengths and loops"):
     every = [*range(len(layers))]
     big = range(10**12)
     inside = 5 in big and len(big) > 0 and bool(big)
+    lazily = sum(i for i in big if i > 10**13)
+    pairs = [(i, j) for i in range(len(layers)) for j in range(3)]
     masks = [None] * len(layers)
     acc = 1
     for _ in range(8):

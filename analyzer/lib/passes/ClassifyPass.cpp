@@ -61,6 +61,7 @@ private:
       checkCall(op, ctx);
       return checkCost(op, ctx);
     case OpKind::BinaryOp: case OpKind::AugAssign: case OpKind::Starred:
+    case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
       return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
@@ -70,8 +71,8 @@ private:
     case OpKind::Ellipsis: case OpKind::FString: case OpKind::FormatValue: case OpKind::Slice:
     case OpKind::UnaryOp: case OpKind::BoolOp: case OpKind::Compare:
     case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::List:
-    case OpKind::Tuple: case OpKind::Set: case OpKind::Dict: case OpKind::ListComp:
-    case OpKind::SetComp: case OpKind::DictComp: case OpKind::GeneratorExp: case OpKind::Lambda:
+    case OpKind::Tuple: case OpKind::Set: case OpKind::Dict: case OpKind::GeneratorExp:
+    case OpKind::Lambda:
     case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Param: case OpKind::Returns:
     case OpKind::WithItem: case OpKind::CompIf: case OpKind::CompYield:
     // Statements the FAST subset has.

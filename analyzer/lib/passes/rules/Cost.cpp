@@ -9,7 +9,8 @@
 //    bound (`[0] * n`);
 //  - a range ivc cannot bound handed to a call that iterates it in C, or
 //    unpacked (`sum(range(n))`, `sum(r)` after `r = range(n)[::2]`,
-//    `[*range(n)]`; a Python loop over it releases the GIL);
+//    `[*range(n)]`; a Python loop over it releases the GIL), or a
+//    comprehension that keeps what it makes from one;
 //  - a loop that extends the list it iterates, and powers or squares of a
 //    name its own rebinding grows (`x = x ** 2` in a loop or line by line);
 //  - a torch factory (`torch.ones(10**5, 10**5)`) whose constant shape holds
@@ -574,6 +575,17 @@ void checkCost(Op &op, RuleContext &ctx) {
     if (op.ctx == Ctx::Load && mayBeUnboundedRange(ctx, op.operand(0)))
       report(ctx, op, "unpacks a range whose length ivc cannot bound");
     return;
+  case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp: {
+    // A Python loop, interrupted at the deadline, but one that keeps all it
+    // makes: the server's memory goes first.
+    bool unbounded = mayBeUnboundedRange(ctx, op.operand(0));
+    for (const Region &r : op.regions)
+      for (const Op *c : r.ops)
+        unbounded |= c->is(OpKind::CompFor) && mayBeUnboundedRange(ctx, c->operand(1));
+    if (unbounded)
+      report(ctx, op, "builds a collection from a range whose length ivc cannot bound");
+    return;
+  }
   default:
     return;
   }
