@@ -4,7 +4,9 @@
 # walks (the loop releases the interpreter lock) or that nothing iterates
 # (`len`, `in`), unpacking a range of a length, loops that extend
 # another list than the one they iterate, and tensors of constant shapes up
-# to 2^28 elements or of shapes taken from activations.
+# to 2^28 elements or of shapes taken from activations; comprehensions over
+# ranges of lengths ivc cannot size; a trace in a loop that extends the
+# loop's list (the loop runs the mediator again).
 # Expected: every mediator FAST.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "{{isolate|reject}}"
@@ -54,6 +56,7 @@ with model.trace("lengths and loops"):
     inside = 5 in big and len(big) > 0 and bool(big)
     lazily = sum(i for i in big if i > 10**13)
     pairs = [(i, j) for i in range(len(layers)) for j in range(3)]
+    walked = [model.transformer.h[i].output[0].norm() for i in range(n)]
     masks = [None] * len(layers)
     acc = 1
     for _ in range(8):
@@ -66,3 +69,9 @@ with model.trace("tensor factories"):
     steer = torch.zeros(4096, 4096, dtype=torch.float16)[0, :768] + torch.randn(size=(1 << 14, 1 << 14))[0, :768]
     picks = torch.randint(0, 10, (16,)) + torch.arange(16) + torch.linspace(0, 1, 16)
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
+
+# A loop around a trace runs the mediator again; inside it, nothing loops.
+prompts = ["a", "b"]
+for prompt in prompts:
+    with model.trace(prompt):
+        prompts.append(model.lm_head.output[0, -1].argmax().save())

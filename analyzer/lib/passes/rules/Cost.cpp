@@ -240,25 +240,36 @@ bool isScopeBoundary(const Op &op) {
   return op.is(OpKind::FunctionDef) || op.is(OpKind::Lambda) || op.is(OpKind::ClassDef);
 }
 
+/// The ops `op` runs inside, innermost first, in its function and within
+/// the mediator: a loop around the trace runs the mediator again, not its
+/// code many times.
+template <typename F> bool anyEnclosing(RuleContext &ctx, const Op &op, F &&f) {
+  for (const Op *p = op.parentOp(); p && !isScopeBoundary(*p) && p != ctx.m.mediator.withOp;
+       p = p->parentOp())
+    if (f(*p))
+      return true;
+  return false;
+}
+
 /// Whether `op` runs inside a loop, in the same function, that iterates
 /// `target` (or any loop, when `target` is null).
 bool inLoopOver(RuleContext &ctx, const Op &op, const Symbol *target) {
-  for (const Op *p = op.parentOp(); p && !isScopeBoundary(*p); p = p->parentOp()) {
-    if (!isLoop(*p))
-      continue;
+  return anyEnclosing(ctx, op, [&](const Op &p) {
+    if (!isLoop(p))
+      return false;
     if (!target)
       return true;
     // A for statement's iterable is its second operand; a comprehension's
     // first iterable is its operand, the others are in its comp_for ops.
-    if (symbolOf(ctx, p->operand(p->is(OpKind::For) ? 1 : 0)) == target)
+    if (symbolOf(ctx, p.operand(p.is(OpKind::For) ? 1 : 0)) == target)
       return true;
-    if (!p->is(OpKind::For))
-      for (const Region &r : p->regions)
+    if (!p.is(OpKind::For))
+      for (const Region &r : p.regions)
         for (const Op *c : r.ops)
           if (c->is(OpKind::CompFor) && symbolOf(ctx, c->operand(1)) == target)
             return true;
-  }
-  return false;
+    return false;
+  });
 }
 
 /// The statement an expression op belongs to: the first statement after it
@@ -415,30 +426,33 @@ bool isConstantTimeOnRanges(const Value &v) {
 
 /// Whether `op` may evaluate to a range whose length ivc cannot bound, or to
 /// a lazy wrapper over one: a call of `range`, a slice of one (a range too),
-/// or a name bound to one (`r = range(n)` ... `sum(r)`).
-bool mayBeUnboundedRange(RuleContext &ctx, const Op *op, int depth = 0) {
+/// or a name bound to one (`r = range(n)` ... `sum(r)`). `knownToBeLong`:
+/// only a range whose length ivc evaluates, beyond the limit.
+bool mayBeUnboundedRange(RuleContext &ctx, const Op *op, bool knownToBeLong = false,
+                         int depth = 0) {
   if (!op || depth > 8)
     return false;
+  auto inner = [&](const Op *o) { return mayBeUnboundedRange(ctx, o, knownToBeLong, depth + 1); };
   if (op->is(OpKind::Call)) {
     std::vector<const Op *> args = positionalArguments(*op);
     for (const Value &v : ctx.valuesOf(op->operand(0))) {
-      if (v.kind == ValueKind::Builtin && v.text == "range" && !boundedRange(ctx, args))
+      if (v.kind == ValueKind::Builtin && v.text == "range") {
+        std::optional<double> n = rangeLength(ctx, args);
+        if (knownToBeLong ? n && *n > double(MaxElements) : !boundedRange(ctx, args))
+          return true;
+      }
+      if (isLazyWrapper(v) && llvm::any_of(args, inner))
         return true;
-      if (isLazyWrapper(v))
-        for (const Op *a : args)
-          if (mayBeUnboundedRange(ctx, a, depth + 1))
-            return true;
     }
     return false;
   }
   if (op->is(OpKind::Subscript))
-    return op->operand(1) && op->operand(1)->is(OpKind::Slice) &&
-           mayBeUnboundedRange(ctx, op->operand(0), depth + 1);
+    return op->operand(1) && op->operand(1)->is(OpKind::Slice) && inner(op->operand(0));
   if (op->is(OpKind::Name) && op->ctx == Ctx::Load)
     if (const Symbol *s = symbolOf(ctx, op))
       for (const Binding &b : s->bindings)
         if ((b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) &&
-            b.path.empty() && mayBeUnboundedRange(ctx, b.value, depth + 1))
+            b.path.empty() && inner(b.value))
           return true;
   return false;
 }
@@ -577,13 +591,14 @@ void checkCost(Op &op, RuleContext &ctx) {
     return;
   case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp: {
     // A Python loop, interrupted at the deadline, but one that keeps all it
-    // makes: the server's memory goes first.
-    bool unbounded = mayBeUnboundedRange(ctx, op.operand(0));
+    // makes: the server's memory goes first. Only evident lengths: `range(n)`
+    // of a length from a config is how traces walk layers.
+    bool huge = mayBeUnboundedRange(ctx, op.operand(0), true);
     for (const Region &r : op.regions)
       for (const Op *c : r.ops)
-        unbounded |= c->is(OpKind::CompFor) && mayBeUnboundedRange(ctx, c->operand(1));
-    if (unbounded)
-      report(ctx, op, "builds a collection from a range whose length ivc cannot bound");
+        huge |= c->is(OpKind::CompFor) && mayBeUnboundedRange(ctx, c->operand(1), true);
+    if (huge)
+      report(ctx, op, "builds a collection of more than 2^24 items from a range");
     return;
   }
   default:
