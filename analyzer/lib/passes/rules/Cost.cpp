@@ -424,21 +424,20 @@ bool isConstantTimeOnRanges(const Value &v) {
                           "hash"});
 }
 
-/// Whether `op` may evaluate to a range whose length ivc cannot bound, or to
-/// a lazy wrapper over one: a call of `range`, a slice of one (a range too),
-/// or a name bound to one (`r = range(n)` ... `sum(r)`). `knownToBeLong`:
-/// only a range whose length ivc evaluates, beyond the limit.
-bool mayBeUnboundedRange(RuleContext &ctx, const Op *op, bool knownToBeLong = false,
-                         int depth = 0) {
+/// Whether `op` may evaluate to a range longer than MaxElements or of a
+/// length ivc cannot bound, or to a lazy wrapper over one: a call of `range`,
+/// a slice of one (a range too), or a name bound to one (`r = range(n)` ...
+/// `sum(r)`). `evidently`: only a range whose length ivc evaluates.
+bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false, int depth = 0) {
   if (!op || depth > 8)
     return false;
-  auto inner = [&](const Op *o) { return mayBeUnboundedRange(ctx, o, knownToBeLong, depth + 1); };
+  auto inner = [&](const Op *o) { return mayBeLongRange(ctx, o, evidently, depth + 1); };
   if (op->is(OpKind::Call)) {
     std::vector<const Op *> args = positionalArguments(*op);
     for (const Value &v : ctx.valuesOf(op->operand(0))) {
       if (v.kind == ValueKind::Builtin && v.text == "range") {
         std::optional<double> n = rangeLength(ctx, args);
-        if (knownToBeLong ? n && *n > double(MaxElements) : !boundedRange(ctx, args))
+        if (evidently ? n && *n > double(MaxElements) : !boundedRange(ctx, args))
           return true;
       }
       if (isLazyWrapper(v) && llvm::any_of(args, inner))
@@ -470,7 +469,7 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
       const Op *a = call.operand(i);
       if (a && a->is(OpKind::Keyword))
         a = a->operand(0);
-      if (a && !a->is(OpKind::Starred) && mayBeUnboundedRange(ctx, a))
+      if (a && !a->is(OpKind::Starred) && mayBeLongRange(ctx, a))
         return "iterates a range whose length ivc cannot bound";
     }
   if (callee.kind == ValueKind::Qualified &&
@@ -586,17 +585,18 @@ void checkCost(Op &op, RuleContext &ctx) {
   case OpKind::Call:
     return checkCallCost(op, ctx);
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
-    if (op.ctx == Ctx::Load && mayBeUnboundedRange(ctx, op.operand(0)))
+    if (op.ctx == Ctx::Load && mayBeLongRange(ctx, op.operand(0)))
       report(ctx, op, "unpacks a range whose length ivc cannot bound");
     return;
   case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp: {
     // A Python loop, interrupted at the deadline, but one that keeps all it
     // makes: the server's memory goes first. Only evident lengths: `range(n)`
     // of a length from a config is how traces walk layers.
-    bool huge = mayBeUnboundedRange(ctx, op.operand(0), true);
+    bool huge = mayBeLongRange(ctx, op.operand(0), /*evidently=*/true);
     for (const Region &r : op.regions)
       for (const Op *c : r.ops)
-        huge |= c->is(OpKind::CompFor) && mayBeUnboundedRange(ctx, c->operand(1), true);
+        huge |= c->is(OpKind::CompFor) &&
+                mayBeLongRange(ctx, c->operand(1), /*evidently=*/true);
     if (huge)
       report(ctx, op, "builds a collection of more than 2^24 items from a range");
     return;
