@@ -9,8 +9,9 @@
 //    bound (`[0] * n`);
 //  - a range ivc cannot bound handed to a call that iterates it in C, or
 //    unpacked (`sum(range(n))`, `sum(r)` after `r = range(n)[::2]`,
-//    `[*range(n)]`; a Python loop over it releases the GIL), or a
-//    comprehension that keeps what it makes from one;
+//    `[*range(n)]`; a Python loop over it releases the GIL), and a
+//    comprehension that keeps what it makes from a range of evidently more
+//    than 2^24 items (a loop, but the server's memory runs out first);
 //  - a loop that extends the list it iterates, and powers or squares of a
 //    name its own rebinding grows (`x = x ** 2` in a loop or line by line);
 //  - a torch factory (`torch.ones(10**5, 10**5)`) whose constant shape holds
