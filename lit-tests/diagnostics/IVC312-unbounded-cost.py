@@ -65,6 +65,12 @@ with model.trace("collection built from a range"):
     squares = [i * i for i in r]  # expected-remark {{'[i * i for i in r]' builds a collection of more than 2^24 items from a range}}
     pairs = {(i, j) for i in range(3) for j in range(10**12)}  # expected-remark {{builds a collection of more than}}
 
+with model.trace("bytes and padding filled in one call"):
+    blank = bytes(2**33)  # expected-remark {{'bytes(2**33)' fills 8589934592 bytes or characters}}
+    buffer = bytearray(10**12)  # expected-remark {{fills 1000000000000 bytes or characters}}
+    title = "-".center(10**10)  # expected-remark {{'"-".center(10**10)' fills 10000000000 bytes}}
+    code = "7".zfill(width=2 ** (10**3))  # expected-remark {{fills a number of bytes or characters ivc cannot bound}}
+
 with model.trace("range unpacked in C"):
     print(*range(10**12))  # expected-remark {{'*range(10**12)' unpacks a range whose length ivc cannot bound}}
     xs = [*range(10**12)]  # expected-remark {{'*range(10**12)' unpacks a range}}

@@ -57,6 +57,8 @@ with model.trace("lengths and loops"):
     lazily = sum(i for i in big if i > 10**13)
     pairs = [(i, j) for i in range(len(layers)) for j in range(3)]
     walked = [model.transformer.h[i].output[0].norm() for i in range(n)]
+    label = bytes([1, 2]) + bytes(16) + bytes(len(layers)) + bytearray(1 << 28)
+    title = "a".ljust(8) + "b".center(n) + str(n).zfill(2)
     masks = [None] * len(layers)
     acc = 1
     for _ in range(8):

@@ -14,6 +14,8 @@
 //    than 2^24 items (a loop, but the server's memory runs out first);
 //  - a loop that extends the list it iterates, and powers or squares of a
 //    name its own rebinding grows (`x = x ** 2` in a loop or line by line);
+//  - `bytes(n)`, `bytearray(n)` and string padding (`s.ljust(n)`) of a size
+//    ivc evaluates beyond 256 MiB;
 //  - a torch factory (`torch.ones(10**5, 10**5)`) whose constant shape holds
 //    more than 2^28 elements: in the server's process nothing limits what
 //    it allocates.
@@ -47,6 +49,9 @@ constexpr int64_t MaxBlindExponent = 64;
 // Elements of one tensor a factory may make in process: 1 GiB of float32
 // (torch 1.13 on the development machine: torch.ones(2^28) 0.33 s).
 constexpr double MaxTensorElements = double(1 << 28);
+// Bytes or characters one call may allocate and fill (`bytes(n)`,
+// `s.ljust(n)`): 256 MiB.
+constexpr double MaxFilledBytes = double(1 << 28);
 
 /// What ivc knows of a number: a float (bounded by its type), an integer of
 /// at most `bits` bits (exactly `value` when small), a length (bounded by the
@@ -473,6 +478,19 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
       if (a && !a->is(OpKind::Starred) && mayBeLongRange(ctx, a))
         return "iterates a range whose length ivc cannot bound";
     }
+  // `bytes(n)` and `s.ljust(n)` allocate and fill n bytes or characters in
+  // one call; n from an activation or a length is not judged.
+  const Op *size = nullptr;
+  if (callee.kind == ValueKind::Builtin && isOneOf(f, {"bytes", "bytearray"}) && args.size() == 1)
+    size = args[0];
+  if (callee.kind == ValueKind::Method && isOneOf(f, {"ljust", "rjust", "center", "zfill"}))
+    size = argument(call, 0, "width");
+  if (size) {
+    Magnitude m = Sizer(ctx).of(size);
+    if (m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28))
+      return m.value ? "fills " + std::to_string(*m.value) + " bytes or characters"
+                     : "fills a number of bytes or characters ivc cannot bound";
+  }
   if (callee.kind == ValueKind::Qualified &&
       isOneOf(f, {"math.factorial", "math.comb", "math.perm"}))
     for (const Op *a : args) {
