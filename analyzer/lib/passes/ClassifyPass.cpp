@@ -20,9 +20,9 @@ public:
   std::string_view name() const override { return "classify"; }
 
   void run(MediatorContext &m) override {
-    llvm::DenseMap<const Op *, const Op *> passedTo;
+    llvm::DenseSet<const Op *> passed;
     for (const CodeUnit &unit : m.code.units) {
-      passedTo.clear();
+      passed.clear();
       m.code.forEachOp(unit, [&](Op *op) {
         if (!op->is(OpKind::Call))
           return;
@@ -32,10 +32,10 @@ public:
                       arg->is(OpKind::KwSplat)))
             arg = arg->operand(0);
           if (arg)
-            passedTo[arg] = op;
+            passed.insert(arg);
         }
       });
-      RuleContext ctx{m, unit, *unit.context->values, passedTo};
+      RuleContext ctx{m, unit, *unit.context->values, passed};
       m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
     }
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {

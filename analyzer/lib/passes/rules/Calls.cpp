@@ -261,7 +261,7 @@ bool confirmedMethodName(std::string_view m, const OpCatalog &catalog) {
 }
 
 void checkEscapingReference(Op &op, RuleContext &ctx) {
-  if (!ctx.receiver(&op))
+  if (!ctx.passed.contains(&op))
     return;
   const std::string_view asValue = " as a value (what receives it may call it)";
   for (const Value &v : ctx.valuesOf(&op)) {

@@ -14,7 +14,7 @@
 
 #include "ivc/passes/Pass.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <initializer_list>
 #include <string_view>
@@ -25,13 +25,11 @@ struct RuleContext {
   MediatorContext &m;
   const CodeUnit &unit;
   ValueAnalysis &values;
-  /// The call each of the unit's call arguments is passed to: what receives
-  /// a function (map, a sort key, a defaultdict factory, ...) may call it.
-  const llvm::DenseMap<const ir::Op *, const ir::Op *> &passedTo;
+  /// The ops the unit passes as call arguments: what receives a function
+  /// (map, a sort key, a defaultdict factory, ...) may call it.
+  const llvm::DenseSet<const ir::Op *> &passed;
 
   const ValueSet &valuesOf(const ir::Op *op) { return values.valuesOf(op); }
-  /// The call `op` is an argument of, or null.
-  const ir::Op *receiver(const ir::Op *op) const { return passedTo.lookup(op); }
   std::string subject() const { return m.subject(unit); }
   Diagnostic *reject(const ir::Op &op, DiagId id, std::initializer_list<std::string_view> args) {
     return m.report(Tier::Reject, unit, op, id, args);
