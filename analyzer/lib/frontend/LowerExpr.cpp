@@ -214,10 +214,11 @@ TSNode Lowering::misplacedSplat(TSNode n) {
   TSNode at = n;
   while (!ts_node_is_null(at) && sym(at) != Sym::list_splat)
     at = leftmost(at);
-  if (ts_node_is_null(at) ||
-      llvm::any_of(misplacedSplats_, [&](TSNode m) { return ts_node_eq(m, at); }))
-    return TSNode{};
-  return at;
+  return ts_node_is_null(at) || isMisplacedSplat(at) ? TSNode{} : at;
+}
+
+bool Lowering::isMisplacedSplat(TSNode n) const {
+  return llvm::any_of(misplacedSplats_, [&](TSNode m) { return ts_node_eq(m, n); });
 }
 
 Op *Lowering::expr(TSNode n, Ctx ctx) {
@@ -386,7 +387,7 @@ Op *Lowering::expr(TSNode n, Ctx ctx) {
     for (const Child &c : cs)
       if (c.named)
         v = expr(c.node, ctx);
-    if (llvm::any_of(misplacedSplats_, [&](TSNode m) { return ts_node_eq(m, n); }))
+    if (isMisplacedSplat(n))
       return v; // its `*` is on the Starred around the whole element
     Op *op = emit(OpKind::Starred, range, {v});
     op->ctx = ctx;

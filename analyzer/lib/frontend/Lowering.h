@@ -114,6 +114,8 @@ public:
   /// subscript or binary operator that starts with `*`: the splat at the
   /// bottom of its leftmost operands, else a null node.
   TSNode misplacedSplat(TSNode n);
+  /// Whether `n` is a splat being lowered as its operand.
+  bool isMisplacedSplat(TSNode n) const;
   /// A `type` node or one of its forms, as the expression it evaluates.
   ir::Op *typeExpr(TSNode n);
   /// What a type parameter list `[T: bound, *Ts]` evaluates: its bounds. The
