@@ -7,7 +7,6 @@ break the protocol) is raised as the matching ivc error; the interleaver
 then fails that mediator and carries on with the others.
 """
 
-import contextlib
 import queue
 import threading
 import time
@@ -218,17 +217,17 @@ class WorkerLink:
     def start(self, job):
         self.send(("run", job))
 
-    @contextlib.contextmanager
-    def _waiting(self):
-        """Yields the deadline of one wait on the worker, and charges its time."""
-        started = time.monotonic()
-        ticket = self.runtime._pool.watch(self.worker, int(self.budget_s * 1000) + 1)
-        try:
-            yield started + self.budget_s
-        finally:
-            self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
-            if not self.runtime._pool.unwatch(ticket):
-                self.killed_by_watchdog = True
+    def _watch(self):
+        """Starts one wait on the worker: returns (start, watchdog ticket).
+        (A plain pair, not a context manager: this runs twice a hook.)"""
+        return time.monotonic(), self.runtime._pool.watch(self.worker,
+                                                          int(self.budget_s * 1000) + 1)
+
+    def _unwatch(self, started, ticket):
+        """Ends it: charges its time to the budget."""
+        self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
+        if not self.runtime._pool.unwatch(ticket):
+            self.killed_by_watchdog = True
 
     def _announce(self, dropped=()):
         anns = self.worker.take_announcements()
@@ -239,8 +238,11 @@ class WorkerLink:
 
     def _send_raw(self, data, fds=()):
         try:
-            with self._waiting() as deadline:
-                self.worker.send(data, list(fds), timeout_ms=_timeout_ms(deadline))
+            started, ticket = self._watch()
+            try:
+                self.worker.send(data, list(fds), timeout_ms=_timeout_ms(started + self.budget_s))
+            finally:
+                self._unwatch(started, ticket)
         except _core.ChannelTimeout:
             self.worker.kill()
             raise WorkerTimeout(f"{self.description} stopped reading before its deadline") from None
@@ -274,8 +276,11 @@ class WorkerLink:
     def _recv(self):
         while True:
             try:
-                with self._waiting() as deadline:
-                    data, _ = self.worker.recv(timeout_ms=_timeout_ms(deadline))
+                started, ticket = self._watch()
+                try:
+                    data, _ = self.worker.recv(timeout_ms=_timeout_ms(started + self.budget_s))
+                finally:
+                    self._unwatch(started, ticket)
                 self.tensors.begin_message()
                 msg = _core.decode(data, self.tensors.import_)
                 kind = _protocol.check_mediator_message(msg)
