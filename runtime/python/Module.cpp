@@ -317,6 +317,9 @@ PYBIND11_MODULE(_core, m) {
       .def("wait_for_host", [](CudaWorkerArena &a) { check(a.waitForHost()); })
       .def("record_for_host",
            [](CudaWorkerArena &a, uint64_t stream) { check(a.recordForHost(stream)); })
+      .def("copy_to_upload",
+           [](CudaWorkerArena &a, uint64_t offset, uint64_t source, uint64_t nbytes,
+              uint64_t stream) { check(a.copyIntoUpload(offset, source, nbytes, stream)); })
       .def("close", [](CudaWorkerArena &a) { check(a.close()); });
   m.attr("CUDA_DOWNLOAD_SPACE") = CudaDownloadSpace;
   m.attr("CUDA_UPLOAD_SPACE") = CudaUploadSpace;
@@ -406,6 +409,13 @@ PYBIND11_MODULE(_core, m) {
       .def("cuda_allocate_download",
            [](WorkerHandle &h, uint64_t nbytes) {
              Result<Placement> p = cudaArenaOf(h).allocateDownload(nbytes);
+             if (!p)
+               raise(p.error());
+             return py::make_tuple(p->space, p->offset);
+           })
+      .def("cuda_copy_to_download",
+           [](WorkerHandle &h, uint64_t source, uint64_t nbytes, uint64_t stream) {
+             Result<Placement> p = cudaArenaOf(h).copyIntoDownload(source, nbytes, stream);
              if (!p)
                raise(p.error());
              return py::make_tuple(p->space, p->offset);

@@ -46,6 +46,9 @@ Result<std::shared_ptr<CudaHostArena>> CudaHostArena::create(int, uint64_t, uint
   return cuda::driverStatus().error();
 }
 CudaHostArena::~CudaHostArena() = default;
+Result<Placement> CudaHostArena::copyIntoDownload(uint64_t, uint64_t, uint64_t) {
+  return cuda::driverStatus().error();
+}
 Status CudaHostArena::recordForWorker(uint64_t) { return cuda::driverStatus(); }
 Status CudaHostArena::waitForWorker(uint64_t) { return cuda::driverStatus(); }
 
@@ -55,6 +58,9 @@ Result<std::shared_ptr<CudaWorkerArena>> CudaWorkerArena::open(const CudaAnnounc
 CudaWorkerArena::~CudaWorkerArena() = default;
 Status CudaWorkerArena::waitForHost() { return cuda::driverStatus(); }
 Status CudaWorkerArena::recordForHost(uint64_t) { return cuda::driverStatus(); }
+Status CudaWorkerArena::copyIntoUpload(uint64_t, uint64_t, uint64_t, uint64_t) {
+  return cuda::driverStatus();
+}
 Status CudaWorkerArena::close() { return Status::success(); }
 
 #else
@@ -178,6 +184,19 @@ CudaHostArena::~CudaHostArena() {
     d.cuDevicePrimaryCtxRelease(dev);
 }
 
+Result<Placement> CudaHostArena::copyIntoDownload(uint64_t source, uint64_t nbytes, uint64_t s) {
+  Result<Placement> at = allocateDownload(nbytes);
+  if (!at)
+    return at;
+  uint64_t to = *resolve(at->space, at->offset, nbytes);
+  Status copied = inContext(context_, [&](const DriverTable &d) {
+    return check(d, d.cuMemcpyDtoDAsync(to, source, nbytes, stream(s)), "cuMemcpyDtoDAsync");
+  });
+  if (!copied)
+    return copied.error();
+  return at;
+}
+
 Status CudaHostArena::recordForWorker(uint64_t s) {
   return inContext(context_, [&](const DriverTable &d) {
     return check(d, d.cuEventRecord(event(toWorker_), stream(s)), "cuEventRecord");
@@ -254,6 +273,19 @@ Status CudaWorkerArena::recordForHost(uint64_t s) {
     if (idle != CUDA_ERROR_NOT_READY)
       return check(d, idle, "cuStreamQuery");
     return check(d, d.cuEventRecord(event(toHost_), stream(s)), "cuEventRecord");
+  });
+}
+
+Status CudaWorkerArena::copyIntoUpload(uint64_t offset, uint64_t source, uint64_t nbytes,
+                                       uint64_t s) {
+  if (!base_)
+    return Error::invalid("the cuda-ipc arena is closed");
+  std::optional<uint64_t> at = layout_.resolve(CudaUploadSpace, offset, nbytes);
+  if (!at)
+    return Error::invalid("a copy into the cuda-ipc upload region out of its bounds");
+  return inContext(context_, [&](const DriverTable &d) {
+    return check(d, d.cuMemcpyDtoDAsync(base_ + *at, source, nbytes, stream(s)),
+                 "cuMemcpyDtoDAsync");
   });
 }
 

@@ -31,6 +31,7 @@ namespace ivc::runtime::cuda {
   X(cuCtxPopCurrent)                                                                               \
   X(cuMemAlloc)                                                                                    \
   X(cuMemFree)                                                                                     \
+  X(cuMemcpyDtoDAsync)                                                                             \
   X(cuIpcGetMemHandle)                                                                             \
   X(cuIpcOpenMemHandle)                                                                            \
   X(cuIpcCloseMemHandle)                                                                           \

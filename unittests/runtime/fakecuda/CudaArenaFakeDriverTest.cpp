@@ -24,6 +24,7 @@
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace ivc::runtime;
 
@@ -192,6 +193,56 @@ TEST_F(CudaArenaFakeDriver, WorkerInAnotherProcessSharesTheBytesAndTheEvents) {
   EXPECT_EQ(ivcFakeCudaWaits(ann.toHost.data()), 0);
   for (size_t i = 0; i < UploadBytes; ++i)
     ASSERT_EQ(upload[i], 0x5a) << "upload byte " << i;
+}
+
+// The one-call copies of the hook path: the host's into fresh download
+// space, the worker's to an offset of the upload region it checks itself.
+TEST_F(CudaArenaFakeDriver, CopiesLandInTheirRegionAndNowhereElse) {
+  Result<std::shared_ptr<CudaHostArena>> made = CudaHostArena::create(0, DownloadBytes, UploadBytes);
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  CudaHostArena &host = **made;
+  std::vector<uint8_t> source(3000);
+  for (size_t i = 0; i < source.size(); ++i)
+    source[i] = static_cast<uint8_t>(i * 13 + 1);
+  const uint64_t from = reinterpret_cast<uint64_t>(source.data());
+  Result<Placement> first = host.copyIntoDownload(from, 100, 0);
+  Result<Placement> second = host.copyIntoDownload(from, source.size(), 0);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(second->space, CudaDownloadSpace);
+  EXPECT_GE(second->offset, first->offset + 100) << "placements overlap";
+  uint8_t *at = hostBytes(*host.resolve(second->space, second->offset, source.size()));
+  EXPECT_EQ(std::memcmp(at, source.data(), source.size()), 0);
+
+  Result<Placement> tooBig = host.copyIntoDownload(from, DownloadBytes + 1, 0);
+  ASSERT_FALSE(tooBig.ok());
+  EXPECT_NE(tooBig.error().message.find("download"), std::string::npos) << tooBig.error().message;
+  ivcFakeCudaFail("cuMemcpyDtoDAsync", 0);
+  Result<Placement> failed = host.copyIntoDownload(from, 8, 0);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.error().message.find("cuMemcpyDtoDAsync"), std::string::npos)
+      << failed.error().message;
+
+  const CudaAnnouncement ann = host.announcement();
+  std::string report = inChild([&]() -> std::string {
+    Result<std::shared_ptr<CudaWorkerArena>> w = CudaWorkerArena::open(ann);
+    if (!w)
+      return "open: " + w.error().message;
+    if (Status s = (*w)->copyIntoUpload(64, from, source.size(), 0); !s)
+      return "copyIntoUpload: " + s.error().message;
+    if ((*w)->copyIntoUpload(UploadBytes - 8, from, 9, 0).ok())
+      return "a copy past the end of the upload region was queued";
+    if ((*w)->copyIntoUpload(UINT64_MAX - 4, from, 8, 0).ok())
+      return "a copy at a wrapping offset was queued";
+    if (Status s = (*w)->close(); !s)
+      return "close: " + s.error().message;
+    if ((*w)->copyIntoUpload(0, from, 8, 0).ok())
+      return "a closed arena copied";
+    return "";
+  });
+  EXPECT_EQ(report, "");
+  uint8_t *upload = hostBytes(*host.regionAddress(CudaUploadSpace));
+  EXPECT_EQ(std::memcmp(upload + 64, source.data(), source.size()), 0);
+  EXPECT_EQ(upload[UploadBytes - 1], 0) << "the refused copy wrote";
 }
 
 // Work still queued on a side's stream when it sends: the worker records its

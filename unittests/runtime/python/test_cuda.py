@@ -161,11 +161,11 @@ class OnGpu(unittest.TestCase):
     def tearDownClass(cls):
         cls.rt.close()
 
-    def both(self, p, inputs, values=None):
+    def both(self, p, inputs, values=None, model=None):
         n = len(ivc.load_plan(p).trace(0).mediators)
         out = {}
         for tier in ("fast", "isolate"):
-            out[tier] = self.rt.run(p, self.model, inputs, values,
+            out[tier] = self.rt.run(p, model or self.model, inputs, values,
                                     tiers=dict.fromkeys(range(n), tier), seed=3)
         assert_same(self, out["fast"].saves, out["isolate"].saves)
         return out["isolate"]
@@ -216,6 +216,25 @@ class OnGpu(unittest.TestCase):
                 """, index=1, kind="invoke", saves=["b_h0", "b_logits"])), [a, b])
         self.assertEqual(r["a_logits"].shape[0], 2)
         self.assertEqual(r["b_logits"].shape[0], 3)
+
+    def test_strided_tensors_cross_both_ways(self):
+        # Contiguous tensors cross in one driver copy; strided ones (a
+        # transposed activation, a strided swap and save) go through torch.
+        class Transpose(torch.nn.Module):
+            def forward(self, x):
+                return x.transpose(0, 1)
+
+        model = torch.nn.Sequential(torch.nn.Linear(8, 6), Transpose(), torch.nn.ReLU()).cuda()
+        x = torch.randn(4, 8, device="cuda", generator=torch.Generator("cuda").manual_seed(4))
+        r = self.both(plan(mediator("""
+            t = model[1].output
+            model[1].output = (t * 2).t().contiguous().t()
+            every_other = model[1].output[:, ::2].save()
+            out = model[2].output.save()
+            """, saves=["every_other", "out"])), [x], model=model)
+        expected = model[1](model[0](x)) * 2
+        self.assertTrue(torch.equal(r["every_other"], expected[:, ::2]))
+        self.assertTrue(torch.equal(r["out"], torch.relu(expected)))
 
     def test_shared_memory_transport_still_refuses_cuda_tensors(self):
         with ivc.Runtime(pool_size=1) as rt:

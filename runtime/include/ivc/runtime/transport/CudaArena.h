@@ -107,6 +107,10 @@ public:
   const CudaAnnouncement &announcement() const { return announcement_; }
   const CudaArenaLayout &layout() const { return layout_; }
   Result<Placement> allocateDownload(uint64_t nbytes) { return layout_.allocateDownload(nbytes); }
+  /// Download space for `nbytes` at device address `source` (contiguous,
+  /// on this arena's device), and their copy into it queued on `stream`:
+  /// one driver call, where a torch copy costs several per hook.
+  Result<Placement> copyIntoDownload(uint64_t source, uint64_t nbytes, uint64_t stream);
   void resetForNextJob() { layout_.reset(); }
   /// Device address of a whole region (for the host's view of it).
   std::optional<uint64_t> regionAddress(uint32_t space) const;
@@ -149,6 +153,9 @@ public:
   /// if the stream still has work queued (otherwise there is nothing the
   /// host must wait for).
   Status recordForHost(uint64_t stream);
+  /// Queues on `stream` the copy of `nbytes` at device address `source`
+  /// (contiguous, on this arena's device) to `offset` of the upload region.
+  Status copyIntoUpload(uint64_t offset, uint64_t source, uint64_t nbytes, uint64_t stream);
   /// Unmaps the allocation and drops the events (at retirement; also done
   /// by the destructor). Views of the regions must be gone.
   Status close();
