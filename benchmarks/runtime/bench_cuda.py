@@ -91,8 +91,8 @@ def fmt(s):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--spin-us", type=int, default=0,
-                    help="SandboxConfig.channel_spin_us (default 0: sleep at once)")
+    ap.add_argument("--spin-us", type=int, default=ivc.SandboxConfig().channel_spin_us,
+                    help="SandboxConfig.channel_spin_us (default: its default; 0 sleeps at once)")
     args = ap.parse_args()
     why = why_not()
     if why:

@@ -99,7 +99,7 @@ def channel_ping_pong():
     return min(ts), statistics.median(ts)
 
 
-def hook_times(size, k, repeats, spin_us=0):
+def hook_times(size, k, repeats, spin_us=ivc.SandboxConfig().channel_spin_us):
     """Per hook, for ISOLATE then FAST: (read, swap, median read)."""
     # The download segment holds a whole job's deliveries, so its pages
     # stay mapped from one trace to the next.

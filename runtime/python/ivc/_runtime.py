@@ -49,7 +49,7 @@ class SandboxConfig:
     arena_max_bytes: int = 8 << 30
     max_frame_bytes: int = 16 << 20
     # microseconds each side polls its channel before it sleeps (docs/runtime.md)
-    channel_spin_us: int = 0
+    channel_spin_us: int = 50
     torch_threads: int = 0  # 0: the host's torch.get_num_threads()
     max_jobs_per_worker: int = 10000
     seccomp_trace: bool = False

@@ -436,18 +436,22 @@ class Polling(unittest.TestCase):
                 late = model.lm_head.output.save()
                 """, kind="invoke", free_names=["barrier", "emb"], saves=["late"]))
         values = {"barrier": ivc.Barrier(2)}
+        self.assertEqual(ivc.SandboxConfig().channel_spin_us, 50)  # runtime() polls
+        sleeping = ivc.Runtime(ivc.SandboxConfig(channel_spin_us=0), pool_size=1)
         polling = ivc.Runtime(ivc.SandboxConfig(channel_spin_us=_core.MAX_CHANNEL_SPIN_US),
                               pool_size=1)
         try:
             for tiers in ({0: "fast", 1: "isolate"}, {0: "isolate", 1: "fast"}):
-                want = runtime().run(p, model, [a, b], values, tiers=tiers, seed=3)
-                got = polling.run(p, model, [a, b], values, tiers=tiers, seed=3)
-                self.assertEqual(got.errors, [])
-                assert_same(self, got.saves, want.saves)
-                self.assertEqual(got.logs, want.logs)
-                self.assertTrue(got.logs and got.logs[0].startswith("seen"))
-                self.assertTrue(torch.equal(got.output, want.output))
+                want = sleeping.run(p, model, [a, b], values, tiers=tiers, seed=3)
+                for rt in (runtime(), polling):
+                    got = rt.run(p, model, [a, b], values, tiers=tiers, seed=3)
+                    self.assertEqual(got.errors, [])
+                    assert_same(self, got.saves, want.saves)
+                    self.assertEqual(got.logs, want.logs)
+                    self.assertTrue(got.logs and got.logs[0].startswith("seen"))
+                    self.assertTrue(torch.equal(got.output, want.output))
         finally:
+            sleeping.close()
             polling.close()
         with self.assertRaisesRegex(ValueError, "channel_spin_us"):
             ivc.Runtime(ivc.SandboxConfig(channel_spin_us=_core.MAX_CHANNEL_SPIN_US + 1))

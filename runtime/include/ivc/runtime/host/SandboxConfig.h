@@ -51,7 +51,7 @@ struct SandboxConfig {
   /// How long each side polls its channel before it sleeps, in
   /// microseconds (SocketChannel::Options::spinMicros). A worker's polling
   /// counts against its cpuSeconds.
-  uint32_t channelSpinMicros = 0;
+  uint32_t channelSpinMicros = 50;
   /// torch intra-op threads in the worker (the host passes its own count,
   /// so reductions split the same way in both tiers).
   uint32_t torchThreads = 1;
