@@ -86,6 +86,18 @@ def _view(base, dtype, shape, offset):
     return typed.as_strided(shape, _contiguous_strides(shape), offset // ITEMSIZE[dtype])
 
 
+# A worker's deliveries are views of one segment or region, and views share
+# their base's version counter: an in-place update of one would look like an
+# update of every delivery. The original .data getter (a worker wraps
+# Tensor.data, see watch_raw_access) gives the same bytes a counter of their
+# own, so a mediator reports exactly what it changed.
+_own_counter = torch._C._TensorBase.data.__get__
+
+
+def _delivery(base, dtype, shape, offset):
+    return _own_counter(_view(base, dtype, shape, offset))
+
+
 def _empty(dtype, shape):
     return torch.empty(shape, dtype=DTYPES[dtype])
 
@@ -342,7 +354,7 @@ class WorkerArenaTensors:
         base = self._bases.get(space)
         if base is None:
             raise ValueError(f"unknown segment {space}")
-        return _view(base, dtype, shape, offset)
+        return _delivery(base, dtype, shape, offset)
 
 
 # --- cuda-ipc -------------------------------------------------------------
@@ -489,7 +501,7 @@ class WorkerCudaTensors(WorkerArenaTensors):
             return super().import_(dtype, shape, space, offset, nbytes)
         if nbytes == 0:
             return torch.empty(shape, dtype=DTYPES[dtype], device=self.device)
-        return _view(self._cuda_bases[space], dtype, shape, offset)
+        return _delivery(self._cuda_bases[space], dtype, shape, offset)
 
     def before_send(self):
         self.cuda.record_for_host(_stream(self.device))

@@ -83,6 +83,42 @@ class RawWrites(unittest.TestCase):
             self.assertEqual(torch.equal(fast, plain), name == "read only", name)
 
 
+class ChangedLater(torch.nn.Module):
+    """Changes its first module's output in place after that module's hook."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = torch.nn.Linear(4, 4)
+        self.second = torch.nn.Linear(4, 4)
+        self.last = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        a = self.first(x)
+        a.add_(100.0)
+        return self.last(a + self.second(a))
+
+
+class CarryBack(unittest.TestCase):
+    """Only what a mediator changed goes back: an in-place update of one
+    delivery does not also carry back the others (deliveries share memory
+    in a worker, but not their version counters), which would undo the
+    model's own later change to them."""
+
+    def test_an_update_carries_back_that_delivery_alone(self):
+        model = ChangedLater()
+        x = torch.randn(2, 4, generator=torch.Generator().manual_seed(5))
+        r = run_both(self, plan(mediator("""
+            a = model.first.output
+            b = model.second.output
+            b[:] = 0
+            out = model.last.output.save()
+            """, saves=["out"])), model, [x])
+        with torch.no_grad():
+            a = model.first(x) + 100.0
+            expected = model.last(a)
+        self.assertTrue(torch.equal(r["out"], expected))
+
+
 class Concurrency(unittest.TestCase):
     def test_runs_on_two_models_from_two_threads(self):
         import threading
