@@ -60,6 +60,30 @@ def assert_same(test, a, b, where="saves"):
         test.assertEqual(a, b, where)
 
 
+class ChangedLater(torch.nn.Module):
+    """Changes its first module's output in place after that module's hook."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = torch.nn.Linear(4, 4)
+        self.second = torch.nn.Linear(4, 4)
+        self.last = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        a = self.first(x)
+        a.add_(100.0)
+        return self.last(a + self.second(a))
+
+
+# Updates the second delivery in place; the model changed the first since.
+CARRY_BACK_SOURCE = """
+a = model.first.output
+b = model.second.output
+b[:] = 0
+out = model.last.output.save()
+"""
+
+
 class Hooked:
     """Reference values computed with plain torch forward hooks, to check
     the runtime against an independent implementation."""

@@ -16,7 +16,7 @@ import unittest
 import torch
 
 import ivc
-from common import TinyGPT, assert_same, mediator, plan, tokens
+from common import CARRY_BACK_SOURCE, ChangedLater, TinyGPT, assert_same, mediator, plan, tokens
 from ivc import _core, _protocol, _tensors
 
 
@@ -235,6 +235,14 @@ class OnGpu(unittest.TestCase):
         expected = model[1](model[0](x)) * 2
         self.assertTrue(torch.equal(r["every_other"], expected[:, ::2]))
         self.assertTrue(torch.equal(r["out"], torch.relu(expected)))
+
+    def test_an_update_carries_back_that_delivery_alone(self):
+        model = ChangedLater().cuda()
+        x = torch.randn(2, 4, device="cuda", generator=torch.Generator("cuda").manual_seed(5))
+        r = self.both(plan(mediator(CARRY_BACK_SOURCE, saves=["out"])), [x], model=model)
+        with torch.no_grad():
+            expected = model.last(model.first(x) + 100.0)
+        self.assertTrue(torch.equal(r["out"], expected))
 
     def test_shared_memory_transport_still_refuses_cuda_tensors(self):
         with ivc.Runtime(pool_size=1) as rt:

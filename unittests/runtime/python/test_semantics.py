@@ -2,8 +2,8 @@
 ISOLATE, the saved values must be bit-identical, and they must match a
 reference computed with plain torch hooks."""
 
-from common import (Hooked, TinyGPT, assert_same, ivc, mediator, plan, run_both, runtime,
-                    tokens, torch, unittest)
+from common import (CARRY_BACK_SOURCE, ChangedLater, Hooked, TinyGPT, assert_same, ivc,
+                    mediator, plan, run_both, runtime, tokens, torch, unittest)
 from ivc import _core
 
 
@@ -83,21 +83,6 @@ class RawWrites(unittest.TestCase):
             self.assertEqual(torch.equal(fast, plain), name == "read only", name)
 
 
-class ChangedLater(torch.nn.Module):
-    """Changes its first module's output in place after that module's hook."""
-
-    def __init__(self):
-        super().__init__()
-        self.first = torch.nn.Linear(4, 4)
-        self.second = torch.nn.Linear(4, 4)
-        self.last = torch.nn.Linear(4, 4)
-
-    def forward(self, x):
-        a = self.first(x)
-        a.add_(100.0)
-        return self.last(a + self.second(a))
-
-
 class CarryBack(unittest.TestCase):
     """Only what a mediator changed goes back: an in-place update of one
     delivery does not also carry back the others (deliveries share memory
@@ -107,12 +92,7 @@ class CarryBack(unittest.TestCase):
     def test_an_update_carries_back_that_delivery_alone(self):
         model = ChangedLater()
         x = torch.randn(2, 4, generator=torch.Generator().manual_seed(5))
-        r = run_both(self, plan(mediator("""
-            a = model.first.output
-            b = model.second.output
-            b[:] = 0
-            out = model.last.output.save()
-            """, saves=["out"])), model, [x])
+        r = run_both(self, plan(mediator(CARRY_BACK_SOURCE, saves=["out"])), model, [x])
         with torch.no_grad():
             a = model.first(x) + 100.0
             expected = model.last(a)
