@@ -210,17 +210,15 @@ PYBIND11_MODULE(_core, m) {
   py::class_<PyChannel, std::shared_ptr<PyChannel>>(m, "Channel")
       .def_static(
           "from_fd",
-          [](int fd, bool acceptFds, uint64_t maxFrame, uint32_t spinMicros) {
+          [](int fd, bool acceptFds, uint64_t maxFrame) {
             SocketChannel::Options o;
             o.acceptFds = acceptFds;
             o.maxFrameBytes = maxFrame;
-            o.spinMicros = spinMicros;
             auto p = std::make_shared<PyChannel>();
             p->ch = std::make_unique<SocketChannel>(UniqueFd(fd), o);
             return p;
           },
-          py::arg("fd"), py::arg("accept_fds") = false, py::arg("max_frame") = 16u << 20,
-          py::arg("spin_us") = 0)
+          py::arg("fd"), py::arg("accept_fds") = false, py::arg("max_frame") = 16u << 20)
       .def(
           "set_spin_us",
           [](PyChannel &c, uint32_t micros) {
