@@ -4,7 +4,8 @@
 
 Prints figures next to baselines measured in the same run, as ratios:
   1. per-hook round trip host -> worker -> host, 4 KiB .. 64 MiB, vs memcpy;
-     at 4 KiB also with each side polling before it sleeps (channel_spin_us)
+     at 4 KiB also with each side polling before it sleeps (channel_spin_us),
+     and FAST with and without its memory budget (fast_memory_bytes)
   2. warm-pool trace overhead vs the same plan in process (FAST)
   3. cold worker start, with and without the zygote
 Medians of several repeats; machines are shared, so read ratios, not times.
@@ -159,6 +160,33 @@ def hook_round_trips(quick):
     for spin in (0, 50, 200):
         (r, w, rm), (fr, _, _) = hook_times(4 * KiB, 16, 40, spin)
         print(f"   {spin:>5} us | {fmt(r)} ({fmt(rm).strip():>8}) {fmt(fr)} | {fmt(w)}")
+    fast_memory_cost(quick)
+
+
+def fast_memory_cost(quick, k=16):
+    """FAST read at 4 KiB, with the default memory budget (two readings of
+    the host's resident memory per hook) and without one, alternating."""
+    model, x = Chain(k), torch.ones(KiB)
+    base = plan("pass\n")
+    read = plan("for i in range(%d):\n    y = model.layers[i].output\n" % k)
+    runtimes = {"budget": ivc.Runtime(pool_size=1),
+                "none": ivc.Runtime(pool_size=1, fast_memory_bytes=None)}
+    per = {name: [] for name in runtimes}
+    for _ in range(2 if quick else 5):
+        for name, rt in runtimes.items():
+            run = lambda p, rt=rt: rt.run(p, model, [x], tiers={0: "fast"})
+            for _ in range(3):
+                run(base), run(read)
+            per[name].append((min(times_of(lambda: run(read), 200))
+                              - min(times_of(lambda: run(base), 200))) / k)
+    for rt in runtimes.values():
+        rt.close()
+    print("   FAST read, 4 KiB, with the default fast_memory_bytes and with None")
+    print("   (alternating rounds; best per round):")
+    for name, times in per.items():
+        print(f"   {name:>8} | " + " ".join(fmt(t).strip() for t in times))
+    print(f"   cost of the budget: {fmt(min(per['budget']) - min(per['none'])).strip()} per hook "
+          "(best against best)")
 
 
 def trace_overhead(quick):

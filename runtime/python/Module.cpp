@@ -16,6 +16,7 @@
 #include "ivc/runtime/codec/Codec.h"
 #include "ivc/runtime/host/Audit.h"
 #include "ivc/runtime/host/Pool.h"
+#include "ivc/runtime/host/ResidentMemory.h"
 #include "ivc/runtime/transport/Channel.h"
 #include "ivc/runtime/transport/CudaArena.h"
 #include "ivc/runtime/transport/CudaDriver.h"
@@ -338,6 +339,15 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("ident"), py::arg("exception"),
       "Raises `exception` in the Python thread `ident`; returns how many threads it reached.");
+  m.def(
+      "resident_bytes",
+      [] {
+        Result<uint64_t> r = residentBytes();
+        if (!r)
+          throw py::value_error(r.error().message);
+        return *r;
+      },
+      "Bytes of this process in RAM: what FAST mediators' memory budgets are charged in.");
 
   // --- workers and the pool ----------------------------------------------
   py::class_<WorkerHandle, std::shared_ptr<WorkerHandle>>(m, "Worker")

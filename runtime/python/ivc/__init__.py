@@ -11,9 +11,10 @@ ivc-worker processes; a REJECT mediator makes run() raise before anything
 runs. Results do not depend on the tier.
 """
 
-from ._errors import (IvcError, MediatorError, MediatorTimeout, PlanError,  # noqa: F401
-                      ProtocolViolation, RejectedError, SandboxUnavailable, WorkerCrashed,
-                      WorkerError, WorkerTimeout)
+from ._errors import (IvcError, MediatorError, MediatorMemoryExceeded,  # noqa: F401
+                      MediatorStopped, MediatorTimeout, PlanError, ProtocolViolation,
+                      RejectedError, SandboxUnavailable, WorkerCrashed, WorkerError,
+                      WorkerTimeout)
 from ._plan import Plan, load_plan  # noqa: F401
 
 _HOST_API = ("Runtime", "SandboxConfig", "TraceResult", "MediatorResult", "Barrier")

@@ -54,7 +54,16 @@ class ProtocolViolation(WorkerError):
     """The worker sent something the protocol does not allow."""
 
 
-class MediatorTimeout(IvcError):
-    """A FAST mediator did not finish before its deadline. Its thread is
-    interrupted: Python code stops at its next bytecode, a C call only when
-    it returns (the analyzer keeps unbounded C calls out of FAST)."""
+class MediatorStopped(IvcError):
+    """The host stopped a FAST mediator at one of its limits (below). Its
+    thread is interrupted: Python code stops at its next bytecode, a C call
+    only when it returns (the analyzer keeps unbounded C calls out of FAST)."""
+
+
+class MediatorTimeout(MediatorStopped):
+    """A FAST mediator did not finish before its deadline."""
+
+
+class MediatorMemoryExceeded(MediatorStopped):
+    """A FAST mediator grew the host's resident memory by more than
+    `fast_memory_bytes` during its turns."""

@@ -20,7 +20,7 @@ import time
 
 import torch
 
-from ._errors import MediatorError, ProtocolViolation, WorkerError, MediatorTimeout
+from ._errors import MediatorError, MediatorStopped, ProtocolViolation, WorkerError
 from ._mediator import _BUILTIN_ERRORS, _tensors_in
 
 
@@ -180,7 +180,7 @@ class Interleaver:
         try:
             m.link.send(msg)
             return True
-        except (WorkerError, MediatorTimeout) as e:
+        except (WorkerError, MediatorStopped) as e:
             self._fail(m, e)
             return False
 
@@ -193,7 +193,7 @@ class Interleaver:
             m.link.send(("value", value))
         except (TypeError, ValueError) as e:
             return self._error(m, type(e).__name__, str(e))
-        except (WorkerError, MediatorTimeout) as e:
+        except (WorkerError, MediatorStopped) as e:
             self._fail(m, e)
             return False
         for t in tensors:
@@ -243,7 +243,7 @@ class Interleaver:
                 msg = m.link.recv()
                 kind = msg[0]
                 self._apply_mutations(m, msg[-1] if kind != "need" else [])
-            except (WorkerError, MediatorTimeout) as e:
+            except (WorkerError, MediatorStopped) as e:
                 self._fail(m, e)
                 return
             if kind == "end":
@@ -435,7 +435,7 @@ class Interleaver:
                     continue
                 try:
                     m.link.start(job)
-                except (WorkerError, MediatorTimeout) as e:
+                except (WorkerError, MediatorStopped) as e:
                     self._fail(m, e)
                 if fast_turn:
                     self.drive(m)

@@ -14,8 +14,12 @@ import time
 import torch
 
 from . import _core, _mediator, _protocol, _tensors
-from ._errors import (MediatorTimeout, ProtocolViolation, WorkerCrashed, WorkerError,
-                      WorkerTimeout)
+from ._errors import (MediatorMemoryExceeded, MediatorTimeout, ProtocolViolation,
+                      WorkerCrashed, WorkerError, WorkerTimeout)
+
+# How often the host checks its resident memory while a FAST mediator runs.
+# Python code allocates a few megabytes in that time.
+_MEMORY_CHECK_S = 0.005
 
 
 def _timeout_ms(deadline):
@@ -67,12 +71,16 @@ class FastLink:
 
     FAST mediators take turns with the host, so a wall-clock deadline would
     charge one mediator for the time the others ran. Each has instead a
-    budget of running time: the time the host spent waiting on it."""
+    budget of running time: the time the host spent waiting on it, and a
+    budget of memory (None: none): how much the host's resident memory grew
+    during its turns, added up."""
 
     tier = "fast"
 
-    def __init__(self, budget_s, spin_us=0):
+    def __init__(self, budget_s, spin_us=0, memory_bytes=None):
         self.budget_s = budget_s
+        self.memory_bytes = memory_bytes
+        self.memory_left = memory_bytes
         self.channel, mediator_end = _core.memory_channel_pair(spin_us=spin_us)
         self.tensors = _tensors.InProcessTensors()
         self.port = _protocol.MediatorPort(mediator_end, self.tensors)
@@ -142,21 +150,49 @@ class FastLink:
 
     def recv(self):
         started = time.monotonic()
+        metered = self.memory_left is not None
+        resident = _core.resident_bytes() if metered else 0
         try:
-            data, _ = self.channel.recv(timeout_ms=_timeout_ms(started + self.budget_s))
-        except _core.ChannelTimeout:
-            self._interrupt()
-            raise MediatorTimeout("the FAST mediator did not finish before its deadline "
-                                  "(it is interrupted at its next Python bytecode)") from None
-        except _core.ChannelClosed:
-            raise WorkerCrashed("the FAST mediator's thread ended mid-protocol") from None
+            data = self._wait(started + self.budget_s, resident)
         finally:
             # Its turn is over: it sent a message, or it is abandoned.
             self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
+            if metered:  # a turn that shrank earns nothing: the frees may be another thread's
+                self.memory_left -= max(0, _core.resident_bytes() - resident)
             self._leave()
+        if metered and self.memory_left < 0:
+            self._stop_over_memory()
         msg = _core.decode(data, self.tensors.import_)
         _protocol.check_mediator_message(msg)
         return msg
+
+    def _wait(self, deadline, resident):
+        """The mediator's next message. With a memory budget, the host wakes
+        every _MEMORY_CHECK_S to compare its growth since `resident`."""
+        while True:
+            until = deadline
+            if self.memory_left is not None:
+                until = min(deadline, time.monotonic() + _MEMORY_CHECK_S)
+            try:
+                data, _ = self.channel.recv(timeout_ms=_timeout_ms(until))
+                return data
+            except _core.ChannelTimeout:
+                if time.monotonic() >= deadline:
+                    self._interrupt()
+                    raise MediatorTimeout("the FAST mediator did not finish before its deadline "
+                                          "(it is interrupted at its next Python bytecode)") from None
+            except _core.ChannelClosed:
+                raise WorkerCrashed("the FAST mediator's thread ended mid-protocol") from None
+            if self.memory_left is not None \
+                    and _core.resident_bytes() - resident > self.memory_left:
+                self._stop_over_memory()
+
+    def _stop_over_memory(self):
+        self._interrupt()
+        raise MediatorMemoryExceeded(
+            f"the FAST mediator grew the host's resident memory by more than "
+            f"{self.memory_bytes} bytes (fast_memory_bytes; it is interrupted at its "
+            f"next Python bytecode)")
 
     def _interrupt(self):
         with self._guard:

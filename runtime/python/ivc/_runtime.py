@@ -215,11 +215,17 @@ class Runtime:
     """
 
     def __init__(self, sandbox=None, *, pool_size=2, zygote=True, worker_path=None,
-                 fast_timeout_s=30.0, unsafe_allow_failed_audit=False, worker_stderr=None,
-                 max_idle_workers=8):
+                 fast_timeout_s=30.0, fast_memory_bytes=4 << 30, unsafe_allow_failed_audit=False,
+                 worker_stderr=None, max_idle_workers=8):
         self.sandbox = sandbox or SandboxConfig()
         self.sandbox.to_wire()  # a bad configuration fails here, not mid-trace
         self.fast_timeout_s = fast_timeout_s
+        if fast_memory_bytes is not None:
+            if isinstance(fast_memory_bytes, bool) or not isinstance(fast_memory_bytes, int) \
+                    or fast_memory_bytes < 0:
+                raise ValueError("fast_memory_bytes must be None or a non-negative int")
+            _core.resident_bytes()  # where it cannot be measured, fail here
+        self.fast_memory_bytes = fast_memory_bytes
         self.worker_path = worker_path or _build_info.WORKER_PATH
         self.python_path = list(_build_info.WORKER_PYTHON_PATH)
         self._pool = _core.Pool(self.worker_path, self.python_path, max_idle=pool_size,
@@ -346,7 +352,8 @@ class Runtime:
             states = []
             for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
                 if tier == "fast":
-                    link = FastLink(self.fast_timeout_s, self.sandbox.channel_spin_us)
+                    link = FastLink(self.fast_timeout_s, self.sandbox.channel_spin_us,
+                                    self.fast_memory_bytes)
                 else:
                     link = self._worker_link(tenant)
                     if isinstance(link, WorkerLink):

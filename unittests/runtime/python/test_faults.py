@@ -1,6 +1,7 @@
 """User errors and worker failures. The model run and the other mediators
 must survive every one of them; a failed worker is retired."""
 
+import gc
 import os
 import signal
 import threading
@@ -30,6 +31,16 @@ def alive(pid):
                     return True
         except FileNotFoundError:
             pass
+    return False
+
+
+def fast_threads_settle():
+    """Whether every FAST thread is idle again within 5 s (white box)."""
+    for _ in range(250):
+        running = sum(t.name == "ivc-fast-mediator" for t in threading.enumerate())
+        if running == len(_links._threads._idle):
+            return True
+        time.sleep(0.02)
     return False
 
 
@@ -158,19 +169,54 @@ class Faults(unittest.TestCase):
         self.addCleanup(rt.close)
         p = plan(mediator("h = model.transformer.h[0].output[0]\n"
                           "for i in range(10**12):\n    h = h\n", kind="invoke"), SURVIVOR)
-        def busy():  # FAST threads running a mediator
-            running = sum(t.name == "ivc-fast-mediator" for t in threading.enumerate())
-            return running - len(_links._threads._idle)
-
         r = rt.run(p, self.model, [self.ids, self.ids], raise_errors=False)
         self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
         self.assertTrue(torch.equal(r["survivor"], self.expected))
         # Interrupted, the loop's thread ends its job and is pooled again.
-        for _ in range(250):
-            if busy() == 0:
-                break
-            time.sleep(0.02)
-        self.assertEqual(busy(), 0, "the timed-out mediator's thread is still running")
+        self.assertTrue(fast_threads_settle(), "the timed-out mediator's thread is still running")
+
+    def test_fast_mediator_over_its_memory_budget_is_stopped(self):
+        # Collecting ten million integers (a bound the analyzer cannot see
+        # when it comes from data) takes about 400 MiB; the host stops the
+        # loop a few megabytes past 64 MiB.
+        rt = ivc.Runtime(fast_memory_bytes=64 << 20)
+        self.addCleanup(rt.close)
+        p = plan(mediator("h = model.transformer.h[0].output[0]\nxs = []\n"
+                          "for i in range(10_000_000):\n    xs.append(i)\n", kind="invoke"),
+                 SURVIVOR)
+        r = rt.run(p, self.model, [self.ids, self.ids], raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.MediatorMemoryExceeded)
+        self.assertIn("by more than 67108864 bytes", str(r.mediators[0].error))
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
+        self.assertIsNone(r.mediators[1].error)
+        self.assertTrue(fast_threads_settle(), "the stopped mediator's thread is still running")
+
+    def test_memory_budget_adds_up_a_mediators_turns(self):
+        # 40 MiB kept at each of two hooks: within 100 MiB, past 64 MiB at
+        # the end of the second turn (too short for the in-turn check).
+        keeps = mediator("""
+            keep = []
+            h = model.transformer.h[0].output[0]
+            keep.append(b"x" * (40 << 20))
+            h = model.transformer.h[1].output[0]
+            keep.append(b"x" * (40 << 20))
+            """, kind="invoke")
+        rt = ivc.Runtime()
+        self.addCleanup(rt.close)
+        for budget, error in ((100 << 20, None), (64 << 20, ivc.MediatorMemoryExceeded),
+                              (None, None)):
+            with self.subTest(fast_memory_bytes=budget):
+                rt.fast_memory_bytes = budget
+                gc.collect()  # no garbage of earlier tests freed during the turns
+                r = rt.run(plan(keeps, SURVIVOR), self.model, [self.ids, self.ids],
+                           raise_errors=False)
+                self.assertIs(type(r.mediators[0].error) if error else r.mediators[0].error, error)
+                self.assertTrue(torch.equal(r["survivor"], self.expected))
+
+    def test_memory_budget_must_be_a_byte_count(self):
+        for bad in (-1, 1.5, True, "1G"):
+            with self.subTest(fast_memory_bytes=bad), self.assertRaises(ValueError):
+                ivc.Runtime(fast_memory_bytes=bad)
 
     def test_budget_counts_only_a_mediators_own_running_time(self):
         # Three mediators that each run 0.6 s after the same hook take 1.8 s
