@@ -81,6 +81,10 @@ class FastLink:
         self.budget_s = budget_s
         self.memory_bytes = memory_bytes
         self.memory_left = memory_bytes
+        # The host's resident memory when the mediator's turn began: when the
+        # host sent it a message (it runs from then on, while the host may
+        # still be busy), or when its last message arrived.
+        self._resident = 0
         self.channel, mediator_end = _core.memory_channel_pair(spin_us=spin_us)
         self.tensors = _tensors.InProcessTensors()
         self.port = _protocol.MediatorPort(mediator_end, self.tensors)
@@ -142,6 +146,8 @@ class FastLink:
     def send(self, msg):
         data = _core.encode(msg, self.tensors.export)
         self._enter()
+        if self.memory_left is not None:
+            self._resident = _core.resident_bytes()
         try:
             self.channel.send(data)
         except BaseException:
@@ -151,14 +157,15 @@ class FastLink:
     def recv(self):
         started = time.monotonic()
         metered = self.memory_left is not None
-        resident = _core.resident_bytes() if metered else 0
         try:
-            data = self._wait(started + self.budget_s, resident)
+            data = self._wait(started + self.budget_s)
         finally:
             # Its turn is over: it sent a message, or it is abandoned.
             self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
             if metered:  # a turn that shrank earns nothing: the frees may be another thread's
-                self.memory_left -= max(0, _core.resident_bytes() - resident)
+                resident = _core.resident_bytes()
+                self.memory_left -= max(0, resident - self._resident)
+                self._resident = resident
             self._leave()
         if metered and self.memory_left < 0:
             self._stop_over_memory()
@@ -166,9 +173,9 @@ class FastLink:
         _protocol.check_mediator_message(msg)
         return msg
 
-    def _wait(self, deadline, resident):
+    def _wait(self, deadline):
         """The mediator's next message. With a memory budget, the host wakes
-        every _MEMORY_CHECK_S to compare its growth since `resident`."""
+        every _MEMORY_CHECK_S to check the growth since the turn began."""
         while True:
             until = deadline
             if self.memory_left is not None:
@@ -184,7 +191,7 @@ class FastLink:
             except _core.ChannelClosed:
                 raise WorkerCrashed("the FAST mediator's thread ended mid-protocol") from None
             if self.memory_left is not None \
-                    and _core.resident_bytes() - resident > self.memory_left:
+                    and _core.resident_bytes() - self._resident > self.memory_left:
                 self._stop_over_memory()
 
     def _stop_over_memory(self):

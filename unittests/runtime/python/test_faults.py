@@ -207,7 +207,10 @@ class Faults(unittest.TestCase):
                               (None, None)):
             with self.subTest(fast_memory_bytes=budget):
                 rt.fast_memory_bytes = budget
-                gc.collect()  # no garbage of earlier tests freed during the turns
+                # Nothing of the earlier runs is freed during the turns (that
+                # would hide growth): their threads are done, their garbage gone.
+                self.assertTrue(fast_threads_settle())
+                gc.collect()
                 r = rt.run(plan(keeps, SURVIVOR), self.model, [self.ids, self.ids],
                            raise_errors=False)
                 self.assertIs(type(r.mediators[0].error) if error else r.mediators[0].error, error)
