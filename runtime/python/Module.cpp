@@ -343,8 +343,10 @@ PYBIND11_MODULE(_core, m) {
       "resident_bytes",
       [] {
         Result<uint64_t> r = residentBytes();
-        if (!r)
-          throw py::value_error(r.error().message);
+        if (!r) {
+          PyErr_SetString(PyExc_OSError, r.error().message.c_str());
+          throw py::error_already_set();
+        }
         return *r;
       },
       "Bytes of this process in RAM: what FAST mediators' memory budgets are charged in.");

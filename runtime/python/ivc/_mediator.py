@@ -36,9 +36,9 @@ class _Unwind(BaseException):
 
 
 class Abandoned(_Unwind):
-    """Raised in a FAST mediator's thread when the host gives up on it (its
-    deadline passed): a Python loop stops at its next bytecode, one C call
-    when it returns."""
+    """Raised in a FAST mediator's thread when the host gives up on it (past
+    its deadline or its memory budget): a Python loop stops at its next
+    bytecode, one C call when it returns."""
 
 
 class _Save:
