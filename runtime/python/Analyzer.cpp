@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analyzer.h"
+#include "WithoutGil.h"
 
 #include "ivc/plan/Plan.h"
 #include "ivc/policy/Policy.h"
@@ -21,12 +22,7 @@ void registerAnalyzer(py::module_ &m) {
         CompileOptions o;
         o.policy = std::move(policy);
         o.manifest = std::move(manifest);
-        std::string out;
-        {
-          py::gil_scoped_release nogil;
-          out = compilePlan(source, filename, o);
-        }
-        return out;
+        return withoutGil([&] { return compilePlan(source, filename, o); });
       },
       py::arg("source"), py::arg("filename"), py::arg("policy") = "", py::arg("manifest") = "",
       "The plan of `source` as JSON text, or {\"error\": ...} for bad options.");

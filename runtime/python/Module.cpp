@@ -4,14 +4,14 @@
 // segments (buffer protocol, so torch.frombuffer maps them without a copy),
 // the device arena of the cuda-ipc transport (DLPack capsules, so torch
 // views it without a copy), and the host library (pool, workers, watchdog,
-// audit). Every wait
-// releases the GIL, so FAST mediator threads and the model thread can run
-// while another waits on a channel.
+// audit). Every wait releases the GIL (WithoutGil.h), so FAST mediator
+// threads and the model thread can run while another waits on a channel.
 //
 //===----------------------------------------------------------------------===//
 #include "Analyzer.h"
 #include "Convert.h"
 #include "DLPack.h"
+#include "WithoutGil.h"
 
 #include "ivc/runtime/codec/Codec.h"
 #include "ivc/runtime/host/Audit.h"
@@ -64,23 +64,16 @@ py::tuple frameToPy(Result<Frame> frame) {
 
 void sendOn(Channel &ch, const py::bytes &data, const std::vector<int> &fds, int64_t timeoutMs) {
   std::string_view view = data;
-  Status s;
-  {
-    py::gil_scoped_release nogil;
-    s = ch.send({reinterpret_cast<const uint8_t *>(view.data()), view.size()}, fds,
-                deadlineOf(timeoutMs));
-  }
+  Status s = python::withoutGil([&] {
+    return ch.send({reinterpret_cast<const uint8_t *>(view.data()), view.size()}, fds,
+                   deadlineOf(timeoutMs));
+  });
   if (!s)
     raise(s.error());
 }
 
 py::tuple recvOn(Channel &ch, int64_t timeoutMs) {
-  Result<Frame> f = Error::io("unreached");
-  {
-    py::gil_scoped_release nogil;
-    f = ch.recv(deadlineOf(timeoutMs));
-  }
-  return frameToPy(std::move(f));
+  return frameToPy(python::withoutGil([&] { return ch.recv(deadlineOf(timeoutMs)); }));
 }
 
 struct PyChannel {
@@ -460,11 +453,8 @@ PYBIND11_MODULE(_core, m) {
           "acquire",
           [](WorkerPool &p, py::bytes config, const std::string &tenant) {
             Result<SandboxConfig> c = configFromBytes(config);
-            Result<std::unique_ptr<Worker>> w = Error::io("unreached");
-            {
-              py::gil_scoped_release nogil;
-              w = p.acquire(*c, tenant);
-            }
+            Result<std::unique_ptr<Worker>> w =
+                python::withoutGil([&] { return p.acquire(*c, tenant); });
             if (!w)
               raise(w.error());
             auto h = std::make_shared<WorkerHandle>();
@@ -477,20 +467,13 @@ PYBIND11_MODULE(_core, m) {
           "release",
           [](WorkerPool &p, WorkerHandle &h, bool clean) {
             std::unique_ptr<Worker> w = std::move(h.w);
-            py::gil_scoped_release nogil;
-            p.release(std::move(w), clean);
+            python::withoutGil([&] { p.release(std::move(w), clean); });
           },
           py::arg("worker"), py::arg("clean"))
       .def("start_zygote",
            [](WorkerPool &p, py::bytes config) {
              Result<SandboxConfig> c = configFromBytes(config);
-             Status s;
-             {
-               py::gil_scoped_release nogil;
-               s = p.startZygote(*c);
-             }
-             if (!s)
-               raise(s.error());
+             check(python::withoutGil([&] { return p.startZygote(*c); }));
            })
       .def("watch",
            [](WorkerPool &p, WorkerHandle &h, int64_t timeoutMs) {
@@ -502,8 +485,7 @@ PYBIND11_MODULE(_core, m) {
       .def("idle", &WorkerPool::idle)
       .def("clear",
            [](WorkerPool &p) {
-             py::gil_scoped_release nogil;
-             p.clear();
+             python::withoutGil([&] { p.clear(); });
            })
       .def("stats", [](WorkerPool &p) {
         WorkerPool::Stats s = p.stats();
@@ -534,11 +516,7 @@ PYBIND11_MODULE(_core, m) {
         WorkerOptions o;
         o.workerPath = std::move(workerPath);
         o.pythonPath = std::move(pythonPath);
-        AuditReport r;
-        {
-          py::gil_scoped_release nogil;
-          r = runAudit(o, timeoutMs, allowJit);
-        }
+        AuditReport r = python::withoutGil([&] { return runAudit(o, timeoutMs, allowJit); });
         return py::make_tuple(r.passed, r.lines, r.error);
       },
       py::arg("worker_path"), py::arg("python_path"), py::arg("timeout_ms") = 60000,

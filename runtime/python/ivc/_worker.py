@@ -214,4 +214,7 @@ def _reap():
 
 
 def main(fd, is_zygote):
-    return zygote(fd) if is_zygote else serve(fd)
+    try:
+        return zygote(fd) if is_zygote else serve(fd)
+    except _core.ChannelClosed:
+        return 0  # the host is gone (it exited, or retired this process mid-reply)

@@ -7,8 +7,11 @@ the module's copy and freed memory it had not allocated). So it exports its
 init function and no definitions of the code it links.
 """
 
+import os
 import shutil
 import subprocess
+import sys
+import textwrap
 import unittest
 
 from ivc import _core
@@ -25,6 +28,34 @@ class ModuleExports(unittest.TestCase):
         self.assertIn("PyInit__core", names)
         linked = [n for n in names if n.startswith(("ivc::", "llvm::", "std::locale", "ts_"))]
         self.assertEqual(linked, [], "definitions of linked code are exported")
+
+
+# Daemon threads wait in ivc._core (a server's request threads, FAST
+# mediators) when the program exits, and an atexit hook wakes them: CPython
+# then ends each one as it retakes the GIL, by unwinding its stack.
+EXIT_WHILE_WAITING = textwrap.dedent("""
+    import atexit, threading, time
+    from ivc import _core
+    host, mediator = _core.memory_channel_pair()
+    waiting = threading.Barrier(5)
+    def wait():
+        waiting.wait()
+        mediator.recv(timeout_ms=-1)
+    for _ in range(4):
+        threading.Thread(target=wait, daemon=True).start()
+    waiting.wait()
+    time.sleep(0.05)
+    atexit.register(host.close)
+""")
+
+
+class InterpreterExit(unittest.TestCase):
+    def test_threads_waiting_in_the_module_do_not_abort_the_exit(self):
+        for _ in range(3):
+            done = subprocess.run([sys.executable, "-c", EXIT_WHILE_WAITING], env=os.environ,
+                                  capture_output=True, text=True, timeout=60)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(done.stderr, "")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,13 @@ must survive every one of them; a failed worker is retired."""
 import gc
 import os
 import signal
+import socket
+import subprocess
 import threading
 import time
 
 from common import TinyGPT, ivc, mediator, plan, tokens, torch, unittest
-from ivc import _links
+from ivc import _core, _links, _protocol
 
 SURVIVOR = mediator("""
     survivor = model.lm_head.output.save()
@@ -353,6 +355,22 @@ class Faults(unittest.TestCase):
         self.assertTrue(torch.equal(r["x"], self.expected))
         self.assertNotEqual(w.pids[0], w.pids[1])
         self.assertEqual(self.rt.stats()["dead_idle"], before + 1)
+
+    def test_worker_whose_host_hung_up_exits_quietly(self):
+        # A zygote that the host gave up on before it was ready (a runtime
+        # closed while it started) has no one to report to.
+        host, end = socket.socketpair()
+        with host:
+            proc = subprocess.Popen([_core.default_worker_path(), "--zygote",
+                                     "--channel-fd", str(end.fileno())],
+                                    pass_fds=[end.fileno()], stderr=subprocess.PIPE, text=True)
+            end.close()
+            channel = _core.Channel.from_fd(os.dup(host.fileno()))
+            channel.send(_core.encode(("zygote-init", {"preload": []}), _protocol.no_tensors), [])
+            channel.close()
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(err, "")
 
 
 if __name__ == "__main__":
