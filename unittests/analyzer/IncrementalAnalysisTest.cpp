@@ -56,7 +56,8 @@ TEST(IncrementalAnalysis, RandomEditsGiveWhatAFreshAnalysisGives) {
       "\n", "x", " ", "(", ")", ":", "#", "\n    y = hidden * 2", "\nscale = eval\n",
       "\nrun = print\n", "\ndef unembed(h):\n    return eval(h)\n", "\nhidden = globals\n",
       "\nwith model.trace(p) as tracer:\n    z = leak(1)\n", "import os\n", "global scale\n",
-      "\n    hidden.save()", "\nmodel = other\n", "tracer", "\n\n"};
+      "\n    hidden.save()", "\nmodel = other\n", "tracer", "\n\n", "from os import *\n",
+      "from json import run\n", "\ndef eval(h):\n    return h\n"};
   std::mt19937 rng(7);
   Engine incremental, fresh;
   AnalysisOptions options;
@@ -113,4 +114,34 @@ TEST(IncrementalAnalysis, ChangingAHelperReanalyzesTheMediatorsThatReachIt) {
   EXPECT_EQ(edited->reusedMediators, mediators - 1);
   EXPECT_EQ(edited->facts[0][0].tier, Tier::Reject);
   EXPECT_NE(first->facts[0][0].tier, Tier::Reject);
+}
+
+// Edits whose only effect is where a module-level name is bound, or what a
+// `from` import names: each pair's second text must not reuse the first's
+// findings where they differ.
+TEST(IncrementalAnalysis, BindingOrderAndImportSourcesAreSeen) {
+  const std::string head = "from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n";
+  const std::string trace = "with model.trace('a'):\n    system('x')\n    eval('1')\n";
+  const std::vector<std::pair<std::string, std::string>> edits = {
+      {"from json import *\n" + trace, "from os import *\n" + trace},
+      {"from json import system\n" + trace, "from os import system\n" + trace},
+      {"from .json import system\n" + trace, "from ..json import system\n" + trace},
+      {"def eval(x):\n    return x\n" + trace, trace + "def eval(x):\n    return x\n"},
+      {"eval = print\n" + trace + "eval = len\n", "eval = len\n" + trace + "eval = print\n"},
+      {"system = print\nrun = system\n" + trace + "system = len\n",
+       "system = len\nrun = system\n" + trace + "system = print\n"},
+  };
+  for (const auto &[before, after] : edits) {
+    for (const auto &[from, to] : {std::pair(before, after), std::pair(after, before)}) {
+      Engine incremental, fresh;
+      AnalysisOptions options;
+      options.keepForReuse = true;
+      auto first = incremental.analyze(std::make_shared<SourceFile>("t.py", head + from), options);
+      auto next = incremental.analyze(std::make_shared<SourceFile>("t.py", head + to), options,
+                                      nullptr, first.get());
+      auto expected =
+          fresh.analyze(std::make_shared<SourceFile>("t.py", head + to), AnalysisOptions());
+      EXPECT_EQ(dumpAnalysis(*next), dumpAnalysis(*expected)) << from << "\n--->\n" << to;
+    }
+  }
 }

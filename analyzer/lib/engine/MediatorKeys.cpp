@@ -31,6 +31,15 @@ uint64_t symbolIdentity(const Symbol &s, const SourceFile &source) {
   return h;
 }
 
+// An op's text, and for a `from` import what its range leaves out: the
+// module and the level (`from os import *` and `from json import *` differ).
+uint64_t opText(const Op &op, const SourceFile &source) {
+  uint64_t h = hashText(source.slice(op.range));
+  if (op.is(OpKind::ImportFrom))
+    h = mix(mix(h, hashText(op.text2)), op.number);
+  return h;
+}
+
 } // namespace
 
 uint64_t globalReuseKey(const ModuleContext &main, const std::string &policyFingerprint) {
@@ -44,7 +53,7 @@ uint64_t globalReuseKey(const ModuleContext &main, const std::string &policyFing
   for (const Symbol *s : main.traces.tracerSymbols)
     parts.push_back(mix(3, symbolIdentity(*s, source)));
   for (const Op *star : main.scopes->moduleScope()->starImports)
-    parts.push_back(mix(4, hashText(source.slice(star->range))));
+    parts.push_back(mix(4, opText(*star, source)));
   std::sort(parts.begin(), parts.end());
   for (uint64_t p : parts)
     h = mix(h, p);
@@ -56,17 +65,30 @@ MediatorKeys::MediatorKeys(const ModuleContext &main, uint64_t global,
     : file_(*main.file), scopes_(*main.scopes), global_(global),
       visited_(main.file->module.numOps(), 0) {
   summarize(previous, summaries);
+  for (size_t u = 0; u < summaries.size(); ++u)
+    for (const UnitSummary::Binding &b : summaries[u]->bindings)
+      bindingUnits_[b.name].push_back(uint32_t(u));
   fingerprintNames(summaries);
-  // A statement's key: its text, and what the names it reads are bound to.
+  // A statement's key: its text, what the names it reads are bound to, and
+  // which of those bindings come before it.
   unitKeys_.reserve(summaries.size());
   for (size_t u = 0; u < summaries.size(); ++u) {
     uint64_t h = mix(global_, file_.units[u].hash);
     for (uint64_t name : summaries[u]->reads) {
       auto f = fingerprints_.find(name);
       h = mix(h, mix(name, f == fingerprints_.end() ? 0 : f->second));
+      h = mix(h, bindingsBefore(name, u));
     }
     unitKeys_.push_back(h);
   }
+}
+
+uint64_t MediatorKeys::bindingsBefore(uint64_t name, size_t unit) const {
+  auto it = bindingUnits_.find(name);
+  if (it == bindingUnits_.end())
+    return 0;
+  return uint64_t(std::lower_bound(it->second.begin(), it->second.end(), uint32_t(unit)) -
+                  it->second.begin());
 }
 
 void MediatorKeys::collectReads(const Op *root, std::vector<uint64_t> &out) {
@@ -132,7 +154,7 @@ void MediatorKeys::summarize(const UnitSummaries &previous, UnitSummaries &summa
       auto take = [&](const Op *op) {
         if (!op)
           return;
-        h = mix(h, hashText(source.slice(op->range)));
+        h = mix(h, opText(*op, source));
         collectReads(op, out.reads);
       };
       take(b.site);
@@ -166,8 +188,10 @@ void MediatorKeys::summarize(const UnitSummaries &previous, UnitSummaries &summa
 }
 
 void MediatorKeys::fingerprintNames(const UnitSummaries &summaries) {
-  // One node per module-level name: the hashes of its bindings (in any
-  // order) and the module-level names they read.
+  // One node per module-level name: the hashes of its bindings, in source
+  // order, and the module-level names they read. Which value a load sees
+  // depends on the order of bindings (`x = 1 ... x = eval`), so each read
+  // is hashed with how many of its name's bindings come before it.
   struct Node {
     uint64_t name = 0;
     std::vector<uint64_t> texts;
@@ -181,21 +205,19 @@ void MediatorKeys::fingerprintNames(const UnitSummaries &summaries) {
     for (const UnitSummary::Binding &b : s->bindings)
       if (nodeOf.try_emplace(b.name, uint32_t(nodes.size())).second)
         nodes.push_back({b.name, {}, {}});
-  for (const auto &s : summaries)
-    for (const UnitSummary::Binding &b : s->bindings) {
+  for (size_t u = 0; u < summaries.size(); ++u)
+    for (const UnitSummary::Binding &b : summaries[u]->bindings) {
       Node &n = nodes[nodeOf[b.name]];
       uint64_t text = b.text;
       for (uint64_t r : b.reads) {
         auto it = nodeOf.find(r);
         if (it != nodeOf.end())
           n.reads.push_back(it->second);
-        else
-          text = mix(text, r); // read, but bound nowhere here
+        text = mix(text, mix(r, bindingsBefore(r, u)));
       }
       n.texts.push_back(text);
     }
   for (Node &n : nodes) {
-    std::sort(n.texts.begin(), n.texts.end());
     std::sort(n.reads.begin(), n.reads.end());
     n.reads.erase(std::unique(n.reads.begin(), n.reads.end()), n.reads.end());
   }

@@ -6,11 +6,15 @@
 // hashes exactly that, position-free:
 //
 //   key = H(global, statement text, which mediator of the statement,
-//           for each name the statement reads: H(name, fingerprint(name)))
+//           for each name the statement reads:
+//             H(name, fingerprint(name), bindings of name before the statement))
 //
 // where a module-level name's fingerprint hashes the text of its binding
-// sites (`x = <value>`, a whole `def`, an import, ...) and, recursively, the
-// fingerprints of the names those read (a cycle of names is hashed as one).
+// sites (`x = <value>`, a whole `def`, an import, ...) in source order and,
+// recursively, the fingerprints of the names those read (a cycle of names is
+// hashed as one). Each read is also hashed with how many bindings of its
+// name come before the statement that reads it: a builtin shadowed only
+// after a trace is still the builtin there.
 // Names read that have no module binding count by name alone, so binding one
 // later (`eval = ...`) changes the key too. `global` hashes the policy, the
 // names that mean the model and the tracer, and any star import.
@@ -61,6 +65,8 @@ public:
 private:
   void summarize(const UnitSummaries &previous, UnitSummaries &summaries);
   void fingerprintNames(const UnitSummaries &summaries);
+  /// How many module-level bindings of `name` are made before statement `unit`.
+  uint64_t bindingsBefore(uint64_t name, size_t unit) const;
   /// The names read anywhere in `op` (operands and regions), hashed.
   void collectReads(const ir::Op *op, std::vector<uint64_t> &out);
 
@@ -68,6 +74,7 @@ private:
   const ScopeTree &scopes_;
   uint64_t global_;
   llvm::DenseMap<uint64_t, uint64_t> fingerprints_; // by name hash: module-level names
+  llvm::DenseMap<uint64_t, std::vector<uint32_t>> bindingUnits_; // by name: statements, in order
   std::vector<uint64_t> unitKeys_;                   // per statement
   std::vector<uint32_t> visited_; // by op index: the walk that saw it last
   uint32_t walk_ = 0;
