@@ -3,6 +3,9 @@
 
 #include "ivc/lsp/Transport.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include <mutex>
 #include <utility>
 
@@ -16,6 +19,13 @@ constexpr size_t MaxBody = size_t(256) << 20;
 // garbage, and the headers of the next message are found by scanning.
 constexpr size_t MaxSkip = size_t(4) << 30;
 
+// A header name is an HTTP token (RFC 9110): a JSON body is not one.
+bool isHeaderName(llvm::StringRef name) {
+  return !name.empty() && llvm::all_of(name, [](char c) {
+    return llvm::isAlnum(c) || llvm::StringRef("!#$%&'*+-.^_`|~").contains(c);
+  });
+}
+
 class FramedTransport : public Transport {
 public:
   FramedTransport(int in, int out) : reader_(in), out_(out) {}
@@ -25,13 +35,19 @@ public:
       return ReadStatus::Eof;
     std::string line;
     size_t length = 0;
-    bool haveLength = false, badLength = false, sawHeader = false;
+    bool haveLength = false, badLength = false, sawHeader = false, sawGarbage = false;
     // Headers end at an empty line. Lines that are not `Name: value` are
     // skipped, and a Content-Length header starts a new message wherever it
     // appears in a line (after the rest of a body whose length was wrong,
-    // say), so garbage between messages costs one error, not the stream.
+    // say), so garbage between messages costs one error, not the stream. A
+    // Content-Length after garbage (a body where headers should be) means
+    // the message before it never ended: that costs one error too (its
+    // request would otherwise go unanswered), and the line is read again as
+    // the next message's first.
     while (true) {
-      if (!reader_.readLine(line))
+      if (!next_.empty())
+        line = std::exchange(next_, {});
+      else if (!reader_.readLine(line))
         return ReadStatus::Eof;
       if (line.empty()) {
         if (sawHeader)
@@ -39,15 +55,21 @@ public:
         continue; // blank lines before the headers
       }
       if (size_t at = llvm::StringRef(line).find_insensitive("content-length:");
-          at != llvm::StringRef::npos && at > 0) {
+          at != llvm::StringRef::npos) {
+        if ((haveLength || badLength) && (at > 0 || sawGarbage)) {
+          next_ = line.substr(at);
+          error = "message headers not ended by an empty line";
+          return ReadStatus::Malformed;
+        }
         line.erase(0, at);
-        haveLength = badLength = false;
       }
       sawHeader = true;
       size_t colon = line.find(':');
-      if (colon == std::string::npos)
-        continue;
       llvm::StringRef name = llvm::StringRef(line).substr(0, colon).trim();
+      if (colon == std::string::npos || !isHeaderName(name)) {
+        sawGarbage = true;
+        continue;
+      }
       llvm::StringRef value = llvm::StringRef(line).substr(colon + 1).trim();
       if (name.equals_insensitive("Content-Length")) {
         unsigned long long n = 0;
@@ -87,6 +109,7 @@ public:
 private:
   FdReader reader_;
   size_t skip_ = 0; // bytes of a refused body still to skip
+  std::string next_; // a header line that began the next message
   int out_;
   std::mutex mutex_;
 };

@@ -32,14 +32,14 @@ Object errorObject(ErrorCode code, const std::string &message) {
 void Reply::operator()(Value result) const {
   Object message;
   message["result"] = std::move(result);
-  dispatcher_->answer(key_, std::move(message));
+  dispatcher_->answer(key_, serial_, std::move(message));
 }
 
 void Reply::fail(ErrorCode code, std::string message) const {
-  dispatcher_->answer(key_, Object{{"error", errorObject(code, message)}});
+  dispatcher_->answer(key_, serial_, Object{{"error", errorObject(code, message)}});
 }
 
-bool Reply::done() const { return !dispatcher_->pending(key_); }
+bool Reply::done() const { return !dispatcher_->pending(key_, serial_); }
 
 void Dispatcher::onRequest(const std::string &method, RequestHandler handler) {
   requests_[method] = std::move(handler);
@@ -59,14 +59,14 @@ Dispatcher::State Dispatcher::state() const {
   return state_;
 }
 
-void Dispatcher::answer(const std::string &key, Object message) {
+void Dispatcher::answer(const std::string &key, uint64_t serial, Object message) {
   Value id = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = pending_.find(key);
-    if (it == pending_.end())
+    if (it == pending_.end() || it->second.serial != serial)
       return; // answered already, or cancelled
-    id = std::move(it->second);
+    id = std::move(it->second.id);
     pending_.erase(it);
   }
   message["jsonrpc"] = "2.0";
@@ -74,9 +74,10 @@ void Dispatcher::answer(const std::string &key, Object message) {
   transport_.write(Value(std::move(message)));
 }
 
-bool Dispatcher::pending(const std::string &key) const {
+bool Dispatcher::pending(const std::string &key, uint64_t serial) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return pending_.count(key) != 0;
+  auto it = pending_.find(key);
+  return it != pending_.end() && it->second.serial == serial;
 }
 
 void Dispatcher::error(const Value &id, ErrorCode code, const std::string &message) {
@@ -106,12 +107,15 @@ void Dispatcher::log(int type, const std::string &message) {
 
 void Dispatcher::cancel(const Value &id) {
   std::string key = keyOf(id);
+  uint64_t serial;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!pending_.count(key))
+    auto it = pending_.find(key);
+    if (it == pending_.end())
       return; // finished already: nothing to cancel
+    serial = it->second.serial;
   }
-  Reply(this, key).fail(ErrorCode::RequestCancelled, "request cancelled");
+  Reply(this, key, serial).fail(ErrorCode::RequestCancelled, "request cancelled");
 }
 
 void Dispatcher::dispatch(llvm::StringRef body) {
@@ -125,13 +129,15 @@ void Dispatcher::dispatch(llvm::StringRef body) {
     error(nullptr, ErrorCode::InvalidRequest, "a message must be a JSON object");
     return;
   }
-  // An id is a number or a string; anything else cannot be answered by id.
+  // An id is an integer or a string; anything else cannot be answered by
+  // id. (A null id is allowed only in a response the client could not tie
+  // to a request.)
   const Value *idField = msg->get("id");
   std::optional<Value> id;
-  if (idField && (idField->getAsInteger() || idField->getAsString()))
+  if (idField && (idField->getAsInteger() || idField->getAsUINT64() || idField->getAsString()))
     id = *idField;
-  else if (idField && idField->kind() != Value::Null) {
-    error(nullptr, ErrorCode::InvalidRequest, "id must be a number or a string");
+  else if (idField && (idField->kind() != Value::Null || msg->get("method"))) {
+    error(nullptr, ErrorCode::InvalidRequest, "id must be an integer or a string");
     return;
   }
   Value replyId = id ? *id : Value(nullptr);
@@ -208,14 +214,16 @@ void Dispatcher::dispatch(llvm::StringRef body) {
     return;
   }
   std::string key = keyOf(*id);
+  uint64_t serial;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!pending_.emplace(key, *id).second) {
+    serial = ++serial_;
+    if (!pending_.emplace(key, Pending{*id, serial}).second) {
       error(*id, ErrorCode::InvalidRequest, "a request with this id is still pending");
       return;
     }
   }
-  Reply reply(this, key);
+  Reply reply(this, key, serial);
   try {
     it->second(params, reply);
   } catch (const std::exception &e) {

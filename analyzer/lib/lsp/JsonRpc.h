@@ -14,6 +14,7 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -55,9 +56,13 @@ public:
 
 private:
   friend class Dispatcher;
-  Reply(Dispatcher *d, std::string key) : dispatcher_(d), key_(std::move(key)) {}
+  Reply(Dispatcher *d, std::string key, uint64_t serial)
+      : dispatcher_(d), key_(std::move(key)), serial_(serial) {}
   Dispatcher *dispatcher_;
   std::string key_; // the request id as JSON text
+  // Which request of that id: a client may reuse an id once it is answered
+  // (or cancelled), and a late reply to the old one must not answer the new.
+  uint64_t serial_;
 };
 
 /// Reads `params` into a T with `fromJSON`; on failure, an InvalidParams
@@ -126,8 +131,8 @@ public:
 private:
   friend class Reply;
   void cancel(const llvm::json::Value &id);
-  void answer(const std::string &key, llvm::json::Object message);
-  bool pending(const std::string &key) const;
+  void answer(const std::string &key, uint64_t serial, llvm::json::Object message);
+  bool pending(const std::string &key, uint64_t serial) const;
   void error(const llvm::json::Value &id, ErrorCode code, const std::string &message);
 
   Transport &transport_;
@@ -135,8 +140,13 @@ private:
   std::map<std::string, NotificationHandler, std::less<>> notifications_;
   mutable std::mutex mutex_;
   State state_ = State::Uninitialized;
-  /// Requests being answered: id as JSON text -> id.
-  std::map<std::string, llvm::json::Value> pending_;
+  struct Pending {
+    llvm::json::Value id;
+    uint64_t serial;
+  };
+  /// Requests being answered: id as JSON text -> id, and which request.
+  std::map<std::string, Pending> pending_;
+  uint64_t serial_ = 0;
 };
 
 } // namespace ivc::lsp
