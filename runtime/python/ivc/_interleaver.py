@@ -16,6 +16,7 @@ and sees and swaps only those (every tensor whose dim 0 is the batch size
 is narrowed; other values are shared).
 """
 
+import threading
 import time
 
 import torch
@@ -372,10 +373,14 @@ class Interleaver:
                     progress = True
         self.current = None
 
-    def _wrap(self, path, module):
+    def _wrap(self, path, module, owner):
         original = module.forward
 
         def forward(*args, **kwargs):
+            if threading.get_ident() != owner:
+                # Another thread's plain call of the model (a server's other
+                # requests): it is not this trace's to see or change.
+                return original(*args, **kwargs)
             call = self.started.get(path, 0)
             self.started[path] = call + 1
             st = None
@@ -410,11 +415,17 @@ class Interleaver:
         return forward
 
     def install(self):
+        """Wraps every module's forward, for calls from this thread only.
+        What was wrapped is recorded as it goes, so that uninstall() undoes
+        a wrapping that failed half-way (a module that refuses the
+        attribute)."""
         self._saved = []
+        owner = threading.get_ident()
         for path, module in self.modules.items():
             had = "forward" in module.__dict__
-            self._saved.append((module, had, module.__dict__.get("forward")))
-            module.forward = self._wrap(path, module)
+            old = module.__dict__.get("forward")
+            module.forward = self._wrap(path, module, owner)
+            self._saved.append((module, had, old))
 
     def uninstall(self):
         for module, had, old in self._saved:
@@ -478,9 +489,9 @@ class Interleaver:
                     self.drive(m)
 
     def run(self, args, kwargs):
-        self.install()
         try:
             try:
+                self.install()
                 output = self.model(*args, **kwargs)
             except _EarlyStop:
                 output = None

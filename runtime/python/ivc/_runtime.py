@@ -299,7 +299,7 @@ class Runtime:
         with _model_locks_guard:
             lock = _model_locks.get(model)
             if lock is None:
-                lock = _model_locks[model] = threading.Lock()
+                lock = _model_locks[model] = _ModelLock()
             return lock
 
     # -- running ----------------------------------------------------------
@@ -450,6 +450,28 @@ class Runtime:
                     self._trees.popitem(last=False)
         job["tree"] = {"key": key} if known else {"key": key, "modules": modules,
                                                   "params": params}
+
+
+class _ModelLock:
+    """One trace at a time on a model. A trace started on the same model by
+    the thread already running one (from the model's forward, say) would
+    wait on itself forever: it is refused instead."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._owner = None
+
+    def __enter__(self):
+        me = threading.get_ident()
+        if self._owner == me:
+            raise PlanError("a trace is already running on this model in this thread "
+                            "(Runtime.run called from inside the model's forward?)")
+        self._lock.acquire()
+        self._owner = me
+
+    def __exit__(self, *exc):
+        self._owner = None
+        self._lock.release()
 
 
 def _clone_tensors(values):

@@ -373,5 +373,115 @@ class Faults(unittest.TestCase):
         self.assertEqual(err, "")
 
 
+class Gate(torch.nn.Module):
+    """Identity. Once armed, in a batch of two (the trace's), it waits until a
+    plain call of the model from another thread has gone all the way through."""
+
+    def __init__(self):
+        super().__init__()
+        self.armed = False
+        self.entered, self.other_done = threading.Event(), threading.Event()
+
+    def forward(self, x):
+        if self.armed and x.shape[0] == 2:
+            self.entered.set()
+            self.other_done.wait(10)
+        return x
+
+
+class Linear3(torch.nn.Module):
+    def __init__(self, gate=None):
+        super().__init__()
+        torch.manual_seed(0)
+        self.a, self.gate, self.head = torch.nn.Linear(4, 4), gate or Gate(), torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.head(self.gate(self.a(x)))
+
+
+class Refuses(torch.nn.Linear):
+    def __setattr__(self, name, value):
+        if name == "forward":
+            raise AttributeError("this module's forward is fixed")
+        super().__setattr__(name, value)
+
+
+class ModelOutsideTheTrace(unittest.TestCase):
+    """What a trace does to its model must stay inside the trace: its thread,
+    its run."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rt = ivc.Runtime(pool_size=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.rt.close()
+
+    def test_another_threads_call_is_not_seen_by_the_trace(self):
+        p = plan(mediator("out = model.head.output.save()\n"
+                          "model.head.output = model.head.output * 0\n", saves=["out"]))
+        xa, xb = torch.ones(2, 4), torch.full((1, 4), 7.0)
+        for tier in ("fast", "isolate"):
+            model = Linear3().eval()
+            with torch.no_grad():
+                expect_a, expect_b = model(xa), model(xb)
+            model.gate.armed = True
+            plain = {}
+
+            def other():
+                model.gate.entered.wait(10)
+                with torch.no_grad():
+                    plain["b"] = model(xb)
+                model.gate.other_done.set()
+
+            t = threading.Thread(target=other)
+            t.start()
+            r = self.rt.run(p, model, [xa], tiers={0: tier})
+            t.join(10)
+            self.assertTrue(torch.equal(plain["b"], expect_b), tier)
+            self.assertTrue(torch.equal(r["out"], expect_a), tier)
+            self.assertTrue(torch.equal(r.output, torch.zeros(2, 4)), tier)
+
+    def test_a_module_that_refuses_its_wrapper_leaves_the_model_as_it_was(self):
+        model = Linear3(gate=Refuses(4, 4)).eval()
+        x = torch.ones(1, 4)
+        with torch.no_grad():
+            before = model(x)
+        p = plan(mediator("model.a.output = model.a.output * 0\n"))
+        with self.assertRaisesRegex(AttributeError, "forward is fixed"):
+            self.rt.run(p, model, [x], tiers={0: "fast"})
+        self.assertEqual([n for n, m in model.named_modules() if "forward" in m.__dict__], [])
+        with torch.no_grad():
+            self.assertTrue(torch.equal(model(x), before))
+
+    def test_a_trace_from_inside_the_models_forward_is_refused(self):
+        rt, p = self.rt, plan(mediator("a = model.lin.output.save()\n", saves=["a"]))
+
+        class TracesItself(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin, self.inner = torch.nn.Linear(4, 4), None
+
+            def forward(self, x):
+                if self.inner is None:
+                    try:
+                        self.inner = rt.run(p, self, [x])
+                    except ivc.PlanError as e:
+                        self.inner = e
+                return self.lin(x)
+
+        model = TracesItself()
+        done = []
+        t = threading.Thread(target=lambda: done.append(rt.run(p, model, [torch.ones(1, 4)])),
+                             daemon=True)
+        t.start()
+        t.join(30)
+        self.assertFalse(t.is_alive(), "the nested trace waited on its own model")
+        self.assertIsInstance(model.inner, ivc.PlanError)
+        self.assertIn("already running on this model", str(model.inner))
+        self.assertEqual(done[0]["a"].shape, (1, 4))
+
+
 if __name__ == "__main__":
     unittest.main()
