@@ -98,21 +98,6 @@ private:
     return true;
   }
 
-  static bool hashable(const Value &v) {
-    switch (v.kind()) {
-    case Kind::List:
-    case Kind::Dict:
-    case Kind::Set:
-    case Kind::Tensor: return false;
-    case Kind::Tuple:
-      for (const Value &item : v.items())
-        if (!hashable(item))
-          return false;
-      return true;
-    default: return true;
-    }
-  }
-
   bool sequence(Value &out, Kind kind, unsigned depth, bool pairs) {
     uint64_t n;
     size_t at = pos_;
@@ -134,7 +119,7 @@ private:
       if (!value(item, depth + 1))
         return false;
       bool isKey = pairs ? (i % 2 == 0) : kind == Kind::Set;
-      if (isKey && !hashable(item))
+      if (isKey && !item.hashable())
         return fail(std::string(kind == Kind::Set ? "set element" : "dict key") + " of kind " +
                         std::string(kindName(item.kind())) + " is not hashable",
                     itemAt);

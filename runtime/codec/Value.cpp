@@ -110,6 +110,21 @@ void Value::set(std::string key, Value value) {
   items_.push_back(std::move(value));
 }
 
+bool Value::hashable() const {
+  switch (kind_) {
+  case Kind::List:
+  case Kind::Dict:
+  case Kind::Set:
+  case Kind::Tensor: return false;
+  case Kind::Tuple:
+    for (const Value &item : items_)
+      if (!item.hashable())
+        return false;
+    return true;
+  default: return true;
+  }
+}
+
 bool Value::operator==(const Value &o) const {
   if (kind_ != o.kind_)
     return false;

@@ -1,6 +1,8 @@
 //===- Convert.cpp --------------------------------------------------------===//
 #include "Convert.h"
 
+#include "ivc/runtime/codec/Codec.h"
+
 #include <unordered_map>
 
 namespace ivc::runtime::python {
@@ -48,10 +50,51 @@ Value tensorValue(py::handle obj, py::handle exporter) {
   return Value::tensor(std::move(t));
 }
 
-Value convert(py::handle obj, py::handle exporter, unsigned depth, unsigned maxDepth) {
-  if (depth > maxDepth)
-    throw py::value_error("value nested deeper than " + std::to_string(maxDepth) +
-                          " cannot cross the ivc channel");
+/// Python objects to values, refusing on this side what the receiving
+/// decoder would refuse (codec::Limits), so that the sender's own code gets
+/// the error (a TypeError or ValueError at the save, say) and the receiver
+/// never sees a message it must treat as hostile.
+class Converter {
+public:
+  Converter(py::handle exporter, unsigned maxDepth) : exporter_(exporter), maxDepth_(maxDepth) {}
+
+  Value convert(py::handle obj, unsigned depth) {
+    if (depth > maxDepth_)
+      throw py::value_error("value nested deeper than " + std::to_string(maxDepth_) +
+                            " cannot cross the ivc channel");
+    if (++items_ > limits_.maxItems)
+      throw py::value_error("more than " + std::to_string(limits_.maxItems) +
+                            " values cannot cross the ivc channel in one message");
+    return build(obj, depth);
+  }
+
+private:
+  Value key(py::handle obj, unsigned depth) {
+    Value v = convert(obj, depth);
+    if (!v.hashable())
+      throw py::type_error("a dict key or set element holding a " +
+                           std::string(codec::kindName(v.kind())) +
+                           " cannot cross the ivc channel");
+    return v;
+  }
+
+  Value text(Value v) {
+    if (v.asString().size() > limits_.maxStringBytes)
+      throw py::value_error("a str or bytes value of more than " +
+                            std::to_string(limits_.maxStringBytes) +
+                            " bytes cannot cross the ivc channel");
+    return v;
+  }
+
+  Value build(py::handle obj, unsigned depth); // one value, its items converted
+
+  py::handle exporter_;
+  unsigned maxDepth_;
+  codec::Limits limits_;
+  uint64_t items_ = 0;
+};
+
+Value Converter::build(py::handle obj, unsigned depth) {
   PyObject *o = obj.ptr();
   if (o == Py_None)
     return Value::none();
@@ -73,19 +116,19 @@ Value convert(py::handle obj, py::handle exporter, unsigned depth, unsigned maxD
     const char *s = PyUnicode_AsUTF8AndSize(o, &n);
     if (!s)
       throw py::error_already_set();
-    return Value::str(std::string(s, static_cast<size_t>(n)));
+    return text(Value::str(std::string(s, static_cast<size_t>(n))));
   }
   if (PyBytes_Check(o))
-    return Value::bytes(std::string(PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o)));
+    return text(Value::bytes(std::string(PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o))));
   Torch &t = torch();
   if (t.tensor && PyObject_IsInstance(o, t.tensor.ptr()) == 1)
-    return tensorValue(obj, exporter);
+    return tensorValue(obj, exporter_);
   if (PyList_Check(o) || PyTuple_Check(o)) {
     py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
     std::vector<Value> items;
     items.reserve(seq.size());
     for (py::handle item : seq)
-      items.push_back(convert(item, exporter, depth + 1, maxDepth));
+      items.push_back(convert(item, depth + 1));
     return PyList_Check(o) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
   }
   if (PyDict_Check(o)) {
@@ -93,15 +136,15 @@ Value convert(py::handle obj, py::handle exporter, unsigned depth, unsigned maxD
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(o, &pos, &k, &v)) {
-      items.push_back(convert(k, exporter, depth + 1, maxDepth));
-      items.push_back(convert(v, exporter, depth + 1, maxDepth));
+      items.push_back(key(k, depth + 1));
+      items.push_back(convert(v, depth + 1));
     }
     return Value::dict(std::move(items));
   }
   if (PyAnySet_Check(o)) {
     std::vector<Value> items;
     for (py::handle item : py::reinterpret_borrow<py::iterable>(obj))
-      items.push_back(convert(item, exporter, depth + 1, maxDepth));
+      items.push_back(key(item, depth + 1));
     return Value::set(std::move(items));
   }
   if (t.dtype && PyObject_IsInstance(o, t.dtype.ptr()) == 1) {
@@ -136,7 +179,7 @@ void setTorchTypes(py::object tensor, py::object dtype, py::object device, py::d
 }
 
 Value toValue(py::handle obj, py::handle exporter, unsigned maxDepth) {
-  return convert(obj, exporter, 0, maxDepth);
+  return Converter(exporter, maxDepth).convert(obj, 0);
 }
 
 py::object fromValue(const Value &v, py::handle importer) {

@@ -169,8 +169,13 @@ class FastLink:
             self._leave()
         if metered and self.memory_left < 0:
             self._stop_over_memory()
-        msg = _core.decode(data, self.tensors.import_)
-        _protocol.check_mediator_message(msg)
+        try:
+            msg = _core.decode(data, self.tensors.import_)
+            _protocol.check_mediator_message(msg)
+        except (_core.CodecError, _protocol.Violation) as e:
+            # The mediator's side checks what user code can get wrong; what
+            # is left is ivc's own fault, treated as a worker's would be.
+            raise ProtocolViolation(f"the FAST mediator broke the protocol: {e}") from None
         return msg
 
     def _wait(self, deadline):

@@ -14,6 +14,7 @@ import traceback
 
 import torch
 
+from ._protocol import MAX_PARTICIPANTS, MAX_TYPE_NAME, fit_text
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
 
 # Module trees by key, shared by every mediator in this process: the host
@@ -221,6 +222,9 @@ class Tracer:
         self._m.stop()
 
     def barrier(self, participants):
+        if not isinstance(participants, int) or not 1 <= participants <= MAX_PARTICIPANTS:
+            raise ValueError(f"a barrier is for 1 to {MAX_PARTICIPANTS} mediators, "
+                             f"not {participants!r}")
         self._barriers += 1
         return Barrier(self._m, f"barrier{self._barriers}", participants)
 
@@ -314,7 +318,7 @@ class Mediator:
         self._exchange(("skip", path, self._call(path), value))
 
     def log(self, text):
-        self._exchange(("log", text))
+        self._exchange(("log", fit_text(text)))
 
     def stop(self):
         self._exchange(("stop",))
@@ -368,18 +372,20 @@ class Mediator:
     def run(self):
         job = self.job
         ns = {"__name__": "__ivc_mediator__", "__builtins__": self._builtins()}
-        ns.update(job["values"])
-        for name, module in job.get("imports", {}).items():
-            ns[name] = ns["__builtins__"]["__import__"](module, fromlist=("_",))
-        ns[job["receiver"]] = Envoy(self, "")
-        if job["tracer"]:
-            ns[job["tracer"]] = Tracer(self)
-        for name, participants in job.get("barriers", {}).items():
-            ns[name] = Barrier(self, name, participants)
         self.ns = ns
-        items = [(src, f"<definition {name}>") for name, src in job["definitions"]]
-        items.append(("\n" * (job["first_line"] - 1) + job["source"], job["file"]))
         try:
+            # Binding the job's names can fail as user code can (a module
+            # the allowlist refuses): it is reported the same way.
+            ns.update(job["values"])
+            for name, module in job.get("imports", {}).items():
+                ns[name] = ns["__builtins__"]["__import__"](module, fromlist=("_",))
+            ns[job["receiver"]] = Envoy(self, "")
+            if job["tracer"]:
+                ns[job["tracer"]] = Tracer(self)
+            for name, participants in job.get("barriers", {}).items():
+                ns[name] = Barrier(self, name, participants)
+            items = [(src, f"<definition {name}>") for name, src in job["definitions"]]
+            items.append(("\n" * (job["first_line"] - 1) + job["source"], job["file"]))
             self.run_user(items, ns)
         except _Unwind:
             pass
@@ -398,7 +404,12 @@ class Mediator:
         tb_text, location = format_user_traceback(exc, self.job)
         t = type(exc)
         name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
-        self.port.send(("exception", name, str(exc), tb_text, location, self._mutations()))
+        try:
+            message = str(exc)
+        except BaseException:  # noqa: B902 - a user's __str__ may raise anything
+            message = f"<{name} whose str() raised>"
+        self.port.send(("exception", fit_text(name, MAX_TYPE_NAME), fit_text(message),
+                        fit_text(tb_text), location, self._mutations()))
 
 
 def _span(t):

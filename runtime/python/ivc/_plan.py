@@ -11,6 +11,7 @@ from ._errors import PlanError
 
 SCHEMA = "ivc-plan/v1"
 TIERS = ("fast", "isolate", "reject")
+MAX_LINE = 1 << 22  # of a mediator's first line
 
 
 class Mediator:
@@ -136,6 +137,10 @@ def _parse(data):
             start = body.get("start", {}) if isinstance(body, dict) else {}
             line = start.get("line", 1) if isinstance(start, dict) else 1
             med.first_line = line if isinstance(line, int) and line >= 1 else 1
+            if med.first_line > MAX_LINE:
+                # The mediator's code is compiled at its line (padded with
+                # blank lines): no real file is this long.
+                raise PlanError(f"{mw}.body_range.start.line: {line} is past line {MAX_LINE}")
             trace.mediators.append(med)
         traces.append(trace)
     return file, traces, diagnostics

@@ -33,8 +33,23 @@ from . import _core
 
 MAX_PATH = 1024
 MAX_CALL = 1 << 20
+MAX_TYPE_NAME = 256
+MAX_TEXT = 1 << 20  # characters of a log line, exception message or traceback
+MAX_PARTICIPANTS = 4096  # of a barrier
 REQUEST_WHATS = ("output", "input", "inputs", "param")
 SWAP_WHATS = ("output", "input")
+
+
+def fit_text(text, limit=MAX_TEXT):
+    """Text a mediator sends, made sendable: characters UTF-8 cannot encode
+    (lone surrogates) escaped, and at most `limit` characters, with a note
+    when cut, so that a user's long or odd message is reported, not a
+    protocol violation."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if len(text) <= limit:
+        return text
+    note = f" [ivc: cut at {limit} of {len(text)} characters]"
+    return text[:max(0, limit - len(note))] + note[:limit]
 
 
 def no_tensors(*args):
@@ -148,13 +163,13 @@ def check_mediator_message(msg):
         _mutations(msg[4])
     elif kind == "barrier" and n == 5:
         _str(msg[1], "barrier name")
-        if not isinstance(msg[2], int) or not 1 <= msg[2] <= 4096:
+        if not isinstance(msg[2], int) or not 1 <= msg[2] <= MAX_PARTICIPANTS:
             raise Violation("barrier participants out of range")
         if not isinstance(msg[3], dict) or not all(isinstance(k, str) for k in msg[3]):
             raise Violation("barrier exports must be a dict of names")
         _mutations(msg[4])
     elif kind == "log" and n == 3:
-        _str(msg[1], "log text", limit=1 << 20)
+        _str(msg[1], "log text", limit=MAX_TEXT)
         _mutations(msg[2])
     elif kind == "stop" and n == 2:
         _mutations(msg[1])
@@ -163,9 +178,9 @@ def check_mediator_message(msg):
             raise Violation("saves must be a dict of names")
         _mutations(msg[2])
     elif kind == "exception" and n == 6:
-        _str(msg[1], "exception type", limit=256)
-        _str(msg[2], "exception message", limit=1 << 20)
-        _str(msg[3], "traceback", limit=1 << 20)
+        _str(msg[1], "exception type", limit=MAX_TYPE_NAME)
+        _str(msg[2], "exception message", limit=MAX_TEXT)
+        _str(msg[3], "traceback", limit=MAX_TEXT)
         loc = msg[4]
         if loc is not None and not (isinstance(loc, tuple) and len(loc) == 2 and
                                     isinstance(loc[0], str) and isinstance(loc[1], int)):

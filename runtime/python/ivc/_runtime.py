@@ -117,7 +117,10 @@ class Barrier:
     `barrier()` for `participants` of them (nnsight's tracer.barrier)."""
 
     def __init__(self, participants):
-        self.participants = int(participants)
+        if not isinstance(participants, int) or not 1 <= participants <= _protocol.MAX_PARTICIPANTS:
+            raise ValueError(f"a barrier is for 1 to {_protocol.MAX_PARTICIPANTS} mediators, "
+                             f"not {participants!r}")
+        self.participants = participants
 
 
 class MediatorResult:

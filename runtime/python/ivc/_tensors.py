@@ -52,6 +52,14 @@ def _nbytes(t):
     return t.numel() * t.element_size()
 
 
+def _check_dense(t):
+    """Tensors cross as their bytes, in one layout, in both tiers alike."""
+    if t.layout != torch.strided or t.is_meta:
+        what = "meta" if t.is_meta else str(t.layout).replace("torch.", "")
+        raise TypeError(f"a {what} tensor cannot cross the ivc channel (dense tensors only: "
+                        "convert it with .to_dense())")
+
+
 def _check_cpu(t):
     if not t.is_cpu:
         raise TypeError(f"this transport moves CPU tensors only, not {t.device}")
@@ -113,6 +121,7 @@ class InProcessTensors:
         self._next = 0
 
     def export(self, t):
+        _check_dense(t)
         handle = self._next
         self._next += 1
         self._table[handle] = t
@@ -173,6 +182,7 @@ class HostArenaTensors:
         return base
 
     def export(self, t):
+        _check_dense(t)
         _check_cpu(t)
         name = dtype_name(t.dtype)
         shape = tuple(t.shape)
@@ -328,6 +338,7 @@ class WorkerArenaTensors:
         return None
 
     def export(self, t):
+        _check_dense(t)
         _check_cpu(t)
         t = t.detach()
         name = dtype_name(t.dtype)
@@ -405,6 +416,7 @@ class HostCudaTensors(HostArenaTensors):
         return base
 
     def export(self, t):
+        _check_dense(t)
         if not t.is_cuda:
             return super().export(t)
         name = dtype_name(t.dtype)
@@ -473,6 +485,7 @@ class WorkerCudaTensors(WorkerArenaTensors):
         return None
 
     def export(self, t):
+        _check_dense(t)
         if not t.is_cuda:
             return super().export(t)
         t = t.detach()

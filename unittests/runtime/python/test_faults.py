@@ -147,6 +147,47 @@ class Faults(unittest.TestCase):
             self.assertIsInstance(err, TypeError)
             self.assertIn("'function' cannot cross the ivc channel", str(err))
 
+    def test_odd_exceptions_are_reported_as_the_mediators_own(self):
+        cases = [
+            ("class Odd(Exception):\n    def __str__(self):\n        raise RuntimeError\n"
+             "raise Odd()\n", ivc.MediatorError, "Odd whose str() raised"),
+            ("raise ValueError('\\ud800')\n", ValueError, "\\ud800"),
+            ("raise ValueError('m' * (3 << 20))\n", ValueError, "[ivc: cut at 1048576 of"),
+            ("T = type('E' * 300, (Exception,), {})\nraise T('x')\n", ivc.MediatorError,
+             "[ivc: cut at 256"),
+        ]
+        for src, kind, text in cases:
+            for tier in ("fast", "isolate"):
+                err, _ = self.run_failing(src, tier)
+                self.assertIsInstance(err, kind, (tier, src))
+                self.assertIn(text, str(err), (tier, src))
+
+    def test_values_the_channel_refuses_are_refused_where_they_are_made(self):
+        # By the mediator: its own error, the same in both tiers.
+        for src, kind, text in [
+                ("x = torch.ones(3).to_sparse()\n", TypeError, "sparse_coo tensor cannot cross"),
+                ("x = {torch.ones(1): 1}\n", TypeError, "dict key or set element holding a tensor"),
+                ("x = list(range(1 << 21))\n", ValueError, "more than 1048576 values"),
+                ("b = tracer.barrier(10 ** 6)\n", ValueError, "a barrier is for 1 to 4096")]:
+            for tier in ("fast", "isolate"):
+                err, _ = self.run_failing(src, tier, saves=["x"], free_names=["torch"])
+                self.assertIsInstance(err, kind, (tier, src))
+                self.assertIn(text, str(err), (tier, src))
+        # By the host: run() refuses them before the mediator sees them.
+        p = plan(mediator("y = v\n", free_names=["v"]))
+        for tier in ("fast", "isolate"):
+            with self.assertRaisesRegex(TypeError, "holding a tensor"):
+                self.rt.run(p, self.model, [self.ids], {"v": {torch.ones(1): 1}}, tiers={0: tier})
+        with self.assertRaisesRegex(ValueError, "1 to 4096"):
+            ivc.Barrier(10 ** 6)
+        # A value naming a module the allowlist refuses: the mediator's ImportError.
+        for tier in ("fast", "isolate"):
+            err = self.rt.run(p, self.model, [self.ids], {"v": os}, tiers={0: tier},
+                              raise_errors=False).errors[0]
+            self.assertIsInstance(err, ImportError, tier)
+        with self.assertRaisesRegex(ivc.PlanError, "is past line"):
+            ivc.load_plan(plan(mediator("x = 1\n", line=1 << 40)))
+
     def test_swap_with_a_wrong_shape(self):
         src = "model.transformer.h[0].output = (torch.zeros(5, 5),)\n"
         for tier in ("fast", "isolate"):

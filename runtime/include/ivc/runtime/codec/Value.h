@@ -86,6 +86,10 @@ public:
   /// Appends a key, value pair to a Dict.
   void set(std::string key, Value value);
 
+  /// Whether Python could use it as a dict key or set element (no list,
+  /// dict, set or tensor inside).
+  bool hashable() const;
+
   /// Structural equality (floats compare by bits, so NaN == NaN).
   bool operator==(const Value &other) const;
 
