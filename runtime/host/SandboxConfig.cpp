@@ -148,6 +148,10 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
     return Error::invalid("sandbox config: 'torch_threads' must be in 1..1024");
   if (c.openFiles < 16)
     return Error::invalid("sandbox config: 'open_files' must be at least 16");
+  if (c.downloadBytes == 0 || c.uploadBytes == 0 || c.downloadBytes > c.arenaMaxBytes ||
+      c.uploadBytes > c.arenaMaxBytes - c.downloadBytes)
+    return Error::invalid("sandbox config: the arena's 'download' and 'upload' must be at "
+                          "least 1 byte each and fit in its 'max' together");
   if (c.maxFrameBytes < 4096)
     return Error::invalid("sandbox config: 'max_frame_bytes' must be at least 4096");
   if (c.transport != "shared-memory" && c.transport != "cuda-ipc")

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 
 using namespace ivc::runtime;
@@ -77,6 +78,19 @@ TEST(SandboxConfig, RoundTripAndValidation) {
   r = SandboxConfig::fromValue(v);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("'channel_spin_us' must be at most"), std::string::npos);
+  // An arena no worker could map: refused with the config, not at spawn.
+  for (auto [download, upload, max] : {std::tuple(0, 16, 64), std::tuple(16, 0, 64),
+                                       std::tuple(48, 17, 64)}) {
+    v = Value::dict();
+    Value arena = Value::dict();
+    arena.set("download", Value::integer(download));
+    arena.set("upload", Value::integer(upload));
+    arena.set("max", Value::integer(max));
+    v.set("arena", arena);
+    r = SandboxConfig::fromValue(v);
+    ASSERT_FALSE(r.ok()) << download << " " << upload << " " << max;
+    EXPECT_NE(r.error().message.find("fit in its 'max'"), std::string::npos);
+  }
 }
 
 TEST(Worker, SpawnLocksDownAndReportsFacts) {

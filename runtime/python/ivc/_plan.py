@@ -6,12 +6,14 @@ that is present but malformed is a PlanError naming where it is.
 """
 
 import json
+import keyword
 
 from ._errors import PlanError
 
 SCHEMA = "ivc-plan/v1"
 TIERS = ("fast", "isolate", "reject")
 MAX_LINE = 1 << 22  # of a mediator's first line
+MAX_INDEX = (1 << 31) - 1  # of a trace or a mediator
 
 
 class Mediator:
@@ -61,6 +63,8 @@ def load_plan(plan):
             plan = json.loads(plan)
         except ValueError as e:
             raise PlanError(f"plan is not valid JSON: {e}") from None
+        except RecursionError:
+            raise PlanError("plan is not valid JSON: nested too deeply") from None
     if not isinstance(plan, dict):
         raise PlanError(f"plan must be a dict or JSON text, not {type(plan).__name__}")
     return Plan(plan)
@@ -84,6 +88,32 @@ def _tuple(types):
     return types if isinstance(types, tuple) else (types,)
 
 
+def _index(obj, key, where, default):
+    value = _need(obj, key, int, where, default=default)
+    if not 0 <= value <= MAX_INDEX:
+        raise PlanError(f"{where}.{key}: {value} is out of range")
+    return value
+
+
+def _text(obj, key, where, default=...):
+    """A str that can be compiled: no NUL character, no lone surrogate."""
+    value = _need(obj, key, str, where, default=default)
+    if "\0" in value:
+        raise PlanError(f"{where}.{key}: contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PlanError(f"{where}.{key}: is not valid Unicode (a lone surrogate)") from None
+    return value
+
+
+def _name(value, where, dotted=False):
+    parts = value.split(".") if dotted else [value]
+    if not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
+        raise PlanError(f"{where}: {value!r} is not a Python name")
+    return value
+
+
 def _strings(obj, key, where):
     value = _need(obj, key, list, where, default=[])
     for i, item in enumerate(value):
@@ -96,7 +126,7 @@ def _parse(data):
     schema = data.get("schema")
     if schema != SCHEMA:
         raise PlanError(f"plan schema is {schema!r}, this runtime reads {SCHEMA!r}")
-    file = _need(data, "file", str, "plan", default="<plan>")
+    file = _text(data, "file", "plan", default="<plan>")
     diagnostics = _need(data, "diagnostics", list, "plan", default=[])
     traces = []
     for ti, t in enumerate(_need(data, "traces", list, "plan")):
@@ -105,10 +135,14 @@ def _parse(data):
             raise PlanError(f"{where}: expected an object")
         trace = Trace()
         trace.raw = t
-        trace.index = _need(t, "index", int, where, default=ti)
+        trace.index = _index(t, "index", where, default=ti)
         trace.kind = _need(t, "kind", str, where, default="trace")
-        trace.receiver = _need(t, "receiver", str, where)
+        trace.receiver = _name(_need(t, "receiver", str, where), f"{where}.receiver", dotted=True)
         trace.tracer = _need(t, "tracer", str, where, default=None, allow_none=True)
+        if trace.tracer is not None:
+            _name(trace.tracer, f"{where}.tracer")
+            if trace.tracer == trace.receiver:
+                raise PlanError(f"{where}.tracer: the same name as the receiver")
         trace.mediators = []
         for mi, m in enumerate(_need(t, "mediators", list, where)):
             mw = f"{where}.mediators[{mi}]"
@@ -116,7 +150,7 @@ def _parse(data):
                 raise PlanError(f"{mw}: expected an object")
             med = Mediator()
             med.raw = m
-            med.index = _need(m, "index", int, mw, default=mi)
+            med.index = _index(m, "index", mw, default=mi)
             med.kind = _need(m, "kind", str, mw, default="body")
             med.tier = _need(m, "tier", str, mw)
             if med.tier not in TIERS:
@@ -131,8 +165,9 @@ def _parse(data):
                 dw = f"{mw}.definitions[{di}]"
                 if not isinstance(d, dict):
                     raise PlanError(f"{dw}: expected an object")
-                med.definitions.append((_need(d, "name", str, dw), _need(d, "source", str, dw)))
-            med.source = _need(m, "source", str, mw)
+                med.definitions.append((_name(_need(d, "name", str, dw), f"{dw}.name"),
+                                        _text(d, "source", dw)))
+            med.source = _text(m, "source", mw)
             body = m.get("body_range") or m.get("range") or {}
             start = body.get("start", {}) if isinstance(body, dict) else {}
             line = start.get("line", 1) if isinstance(start, dict) else 1

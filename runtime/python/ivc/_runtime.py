@@ -13,7 +13,7 @@ import weakref
 import torch
 
 from . import _build_info, _core, _mediator, _protocol
-from ._errors import PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
+from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
 from ._interleaver import Interleaver, MediatorState
 from ._links import FailedLink, FastLink, WorkerLink
 from ._plan import load_plan
@@ -76,8 +76,26 @@ class SandboxConfig:
         fields.update(overrides)
         return cls(**fields)
 
+    def _check_types(self):
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type is list:
+                ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+            elif f.type is dict:
+                ok = isinstance(value, dict) and all(isinstance(v, bool) for v in value.values())
+            elif f.type is float:
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            elif f.type is int:
+                ok = isinstance(value, int) and not isinstance(value, bool)
+            else:
+                ok = isinstance(value, f.type)
+            if not ok:
+                what = {list: "a list of str", dict: "a dict of bool"}.get(f.type, f.type.__name__)
+                raise TypeError(f"SandboxConfig.{f.name} must be {what}, not {value!r}"[:200])
+
     def to_wire(self):
         """The dict the host library and the worker read (SandboxConfig.h)."""
+        self._check_types()
         if self.transport not in TRANSPORTS:
             raise ValueError(f"transport must be one of {TRANSPORTS}, not {self.transport!r}")
         unknown = set(self.block) - set(BLOCK_FLAGS)
@@ -182,14 +200,32 @@ def _model_tree(model):
     return key, modules, paths, params
 
 
+def _tiers(trace, overrides):
+    """Each mediator's tier: the plan's, or the override ({index: tier})."""
+    overrides = {} if overrides is None else overrides
+    if not isinstance(overrides, dict):
+        raise PlanError(f"tiers must be a dict {{mediator index: tier}}, not "
+                        f"{type(overrides).__name__}")
+    indices = {m.index for m in trace.mediators}
+    for i, tier in overrides.items():
+        if i not in indices:
+            raise PlanError(f"tiers: trace {trace.index} has no mediator {i!r} "
+                            f"(it has {sorted(indices)})")
+        if tier not in ("fast", "isolate"):
+            raise PlanError(f"tiers may only be overridden to 'fast' or 'isolate', not {tier!r}")
+    return [overrides.get(m.index, m.tier) for m in trace.mediators]
+
+
 def _batch(inputs, mediators):
     """Concatenates each invoke's positional inputs along dim 0."""
+    if not mediators:
+        raise PlanError("the trace has no mediators")
     if len(inputs) != len(mediators):
         raise PlanError(f"the trace has {len(mediators)} mediators but {len(inputs)} inputs were "
                         "given (one per invoke, or one for a trace without invokes)")
     per = [tuple(x) if isinstance(x, (tuple, list)) else (x,) for x in inputs]
     arity = {len(p) for p in per}
-    if len(arity) != 1:
+    if len(arity) != 1 or not per[0]:
         raise PlanError("every invoke must pass the same number of positional inputs")
     rows, start = [], 0
     for p in per:
@@ -200,9 +236,13 @@ def _batch(inputs, mediators):
     args = []
     for j in range(arity.pop()):
         column = [p[j] for p in per]
-        if all(isinstance(c, torch.Tensor) for c in column):
-            args.append(torch.cat(column) if len(column) > 1 else column[0])
-        elif all(c == column[0] for c in column):
+        tensors = sum(isinstance(c, torch.Tensor) for c in column)
+        if tensors == len(column):
+            try:
+                args.append(torch.cat(column) if len(column) > 1 else column[0])
+            except RuntimeError as e:
+                raise PlanError(f"input {j} of the invokes cannot be batched: {e}") from None
+        elif tensors == 0 and all(c == column[0] for c in column):
             args.append(column[0])
         else:
             raise PlanError(f"input {j} differs between invokes and is not a tensor")
@@ -221,7 +261,10 @@ class Runtime:
                  fast_timeout_s=30.0, fast_memory_bytes=4 << 30, unsafe_allow_failed_audit=False,
                  worker_stderr=None, max_idle_workers=8):
         self.sandbox = sandbox or SandboxConfig()
-        self.sandbox.to_wire()  # a bad configuration fails here, not mid-trace
+        # A bad configuration fails here (the host library's own checks
+        # included), not when the first worker starts.
+        _core.sandbox_config_check(self.sandbox.encoded())
+        self._closed = False
         self.fast_timeout_s = fast_timeout_s
         if fast_memory_bytes is not None:
             if isinstance(fast_memory_bytes, bool) or not isinstance(fast_memory_bytes, int) \
@@ -271,6 +314,7 @@ class Runtime:
         return s
 
     def close(self):
+        self._closed = True
         self._pool.clear()
 
     def __enter__(self):
@@ -321,6 +365,8 @@ class Runtime:
         Returns a TraceResult; if a mediator failed and raise_errors, raises
         its error (the result is on the exception as `ivc_result`).
         """
+        if self._closed:
+            raise IvcError("this Runtime is closed")
         plan = load_plan(plan)
         t = plan.trace(trace)
         values = dict(values or {})
@@ -332,10 +378,11 @@ class Runtime:
             raise RejectedError(f"trace {t.index} has a rejected mediator "
                                 f"({', '.join(str(m.index) for m in rejected)}); nothing ran"
                                 + (f": {text}" if text else ""), reasons or plan.diagnostics)
-        tiers = {i: tier for i, tier in (tiers or {}).items()}
-        tier_of = [tiers.get(m.index, m.tier) for m in t.mediators]
-        if any(x not in ("fast", "isolate") for x in tier_of):
-            raise PlanError("tiers may only be overridden to 'fast' or 'isolate'")
+        tier_of = _tiers(t, tiers)
+        if not isinstance(tenant, str):
+            raise TypeError(f"tenant must be a str, not {type(tenant).__name__}")
+        if not isinstance(model, torch.nn.Module):
+            raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
         self._check_policy(plan)
         if "isolate" in tier_of:
             if not self.sandbox.allow_isolate:

@@ -5,6 +5,7 @@ import threading
 
 import numpy
 
+import plans
 from common import Hooked, TinyGPT, assert_same, ivc, tokens, torch, unittest
 
 FAST = """\
@@ -125,6 +126,62 @@ class Compile(unittest.TestCase):
             self.rt.run(plan, self.model, [self.ids])
         with self.assertRaisesRegex(ivc.PlanError, "1 mediators but 2 inputs"):
             self.rt.run(plan, self.model, [self.ids, self.ids], {"steering": torch.zeros(32)})
+
+    def test_malformed_plan_fields_are_refused_when_read(self):
+        def with_mediator(**fields):
+            m = {"source": "x = 1\n", "tier": "fast", **fields}
+            return {"schema": "ivc-plan/v1", "traces": [{"receiver": "model", "mediators": [m]}]}
+
+        for doc, text in [
+                ("[" * 100000 + "]" * 100000, "nested too deeply"),
+                (with_mediator(index=1 << 70), r"mediators\[0\].index: \d+ is out of range"),
+                (with_mediator(source="x = 1\0"), "contains a NUL character"),
+                (with_mediator(source="x = '\ud800'"), "lone surrogate"),
+                (with_mediator(definitions=[{"name": "a b", "source": ""}]), "not a Python name"),
+                ({"schema": "ivc-plan/v1", "traces": [{"receiver": "class", "mediators": []}]},
+                 "'class' is not a Python name"),
+                ({"schema": "ivc-plan/v1", "traces": [{"receiver": "m", "tracer": "m",
+                                                       "mediators": []}]},
+                 "the same name as the receiver")]:
+            with self.assertRaisesRegex(ivc.PlanError, text):
+                ivc.load_plan(doc)
+        # The analyzer's own receivers, attribute chains included, are names.
+        ivc.load_plan({"schema": "ivc-plan/v1", "traces": [
+            {"receiver": "self.model", "tracer": "tr", "mediators": []}]})
+
+    def test_run_arguments_are_checked_before_anything_runs(self):
+        plain = ivc.Runtime()
+        p = ivc.load_plan(plans.plan(plans.mediator("x = 1\n")))
+        for kw, error, text in [
+                (dict(tiers={"0": "isolate"}), ivc.PlanError, "has no mediator '0'"),
+                (dict(tiers={7: "isolate"}), ivc.PlanError, "has no mediator 7"),
+                (dict(tiers=["isolate"]), ivc.PlanError, "tiers must be a dict"),
+                (dict(tenant=5), TypeError, "tenant must be a str"),
+                (dict(model=lambda x: x), TypeError, "model must be a torch.nn.Module"),
+                (dict(inputs=[()]), ivc.PlanError, "same number of positional inputs")]:
+            args = dict(plan=p, model=self.model, inputs=[self.ids])
+            args.update(kw)
+            with self.assertRaisesRegex(error, text):
+                plain.run(**args)
+        two = plans.plan(plans.mediator("x = 1\n", kind="invoke"),
+                         plans.mediator("y = 1\n", kind="invoke", index=1))
+        with self.assertRaisesRegex(ivc.PlanError, "cannot be batched"):
+            plain.run(two, self.model, [self.ids, self.ids[:, :5]])
+        with self.assertRaisesRegex(ivc.PlanError, "differs between invokes"):
+            plain.run(two, self.model, [(self.ids, self.ids), (self.ids, 3)])
+        plain.close()
+        with self.assertRaisesRegex(ivc.IvcError, "closed"):
+            plain.run(p, self.model, [self.ids])
+
+    def test_bad_sandbox_configs_fail_when_the_runtime_is_made(self):
+        for kw, error, text in [
+                (dict(open_files=0), ValueError, "'open_files' must be at least 16"),
+                (dict(download_bytes=0), ValueError, "fit in its 'max'"),
+                (dict(import_allowlist="torch"), TypeError, "import_allowlist must be a list"),
+                (dict(allow_jit="no"), TypeError, "allow_jit must be bool"),
+                (dict(trace_timeout_s="5"), TypeError, "trace_timeout_s must be float")]:
+            with self.assertRaisesRegex(error, text):
+                ivc.Runtime(ivc.SandboxConfig(**kw))
 
     def test_chains_as_deep_as_cpython_compiles(self):
         """A 2900-term sum is FAST and runs, compiled from a thread with a
