@@ -30,3 +30,9 @@ with model.trace() as tracer:
 # TRACE: It saves: clean.
 # TRACE: Mediator #0.1 (an invoke body, line 18) is ISOLATE
 # OUTSIDE: ivc: error: {{.*}}explain-line.py:5 is not inside a trace region
+# The FILE:LINE:COLUMN that diagnostics print works too; lines that no file
+# has (0, negative, past 2^32) are usage errors, not wrapped around.
+# RUN: %ivc explain %s:18:9 | FileCheck %s --check-prefix=INVOKE
+# RUN: not %ivc explain %s:4294967314 2>&1 | FileCheck %s --check-prefix=BADLINE
+# RUN: not %ivc explain %s:-1 2>&1 | FileCheck %s --check-prefix=BADLINE
+# BADLINE: ivc: error: explain needs FILE:LINE or FILE:LINE:COLUMN

@@ -97,6 +97,10 @@ int runCheck(const Options &opts) {
   for (size_t i = 0; i < paths->size(); ++i)
     results[i].path = (*paths)[i];
   PolicyCache policies(opts.policy);
+  // A --policy that cannot be read fails the command before any file is
+  // read, rather than every file one by one.
+  if (!opts.policy.empty() && !paths->empty() && !policies.policyFor(paths->front()))
+    return UsageOrIO;
   bool progress = results.size() >= 20 && isatty(STDERR_FILENO) && opts.format == "text";
   std::atomic<size_t> next{0}, done{0};
   auto work = [&] {
@@ -124,9 +128,11 @@ int runCheck(const Options &opts) {
   if (progress)
     llvm::errs() << "\r\x1b[K";
 
-  bool ioError = false;
+  std::vector<std::string> unchecked;
   for (const FileResult &r : results)
-    ioError |= r.ioError;
+    if (r.ioError)
+      unchecked.push_back(r.path);
+  bool ioError = !unchecked.empty();
 
   if (opts.verify) {
     bool ok = !ioError;
@@ -159,7 +165,12 @@ int runCheck(const Options &opts) {
                                          {"policy", utf8(a.policy.name)},
                                          {"diagnostics", std::move(diags)}});
     }
-    llvm::json::Object out{{"version", IVC_VERSION}, {"files", std::move(files)}};
+    llvm::json::Array uncheckedJson;
+    for (const std::string &path : unchecked)
+      uncheckedJson.push_back(utf8(path));
+    llvm::json::Object out{{"version", IVC_VERSION},
+                           {"files", std::move(files)},
+                           {"unchecked", std::move(uncheckedJson)}};
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << '\n';
   } else if (opts.format == "sarif") {
     std::string root = sourceRoot();
@@ -168,7 +179,7 @@ int runCheck(const Options &opts) {
       if (r.analysis)
         files.push_back({&r.analysis->source(), relativeUri(r.path, root),
                          r.analysis->diagnostics, r.analysis->suppressed});
-    llvm::outs() << llvm::formatv("{0:2}", sarifLog(files, IVC_VERSION, root)) << '\n';
+    llvm::outs() << llvm::formatv("{0:2}", sarifLog(files, IVC_VERSION, root, unchecked)) << '\n';
   } else {
     TextEmitterOptions textOpts;
     textOpts.color = opts.color.value_or(llvm::outs().has_colors());
@@ -184,10 +195,15 @@ int runCheck(const Options &opts) {
       }
     }
     unsigned mediators = totals.fast + totals.isolate + totals.reject;
-    llvm::outs() << "checked " << plural(unsigned(results.size()), "file") << ": "
-                 << plural(totals.errors, "error") << ", " << plural(totals.warnings, "warning")
-                 << "; " << plural(mediators, "mediator") << ": " << totals.fast << " fast, "
-                 << totals.isolate << " isolate, " << totals.reject << " reject\n";
+    llvm::outs() << "checked " << plural(unsigned(results.size() - unchecked.size()), "file")
+                 << ": " << plural(totals.errors, "error") << ", "
+                 << plural(totals.warnings, "warning") << "; " << plural(mediators, "mediator")
+                 << ": " << totals.fast << " fast, " << totals.isolate << " isolate, "
+                 << totals.reject << " reject";
+    if (ioError)
+      llvm::outs() << "; " << plural(unsigned(unchecked.size()), "file")
+                   << " could not be checked (see the errors above)";
+    llvm::outs() << '\n';
   }
   if (ioError)
     return UsageOrIO;

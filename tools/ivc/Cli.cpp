@@ -1,8 +1,6 @@
 //===- Cli.cpp - Argument parsing and help text ---------------------------===//
 #include "Cli.h"
 
-#include "llvm/Support/MemoryBuffer.h"
-
 #include <cstdlib>
 #include <cstring>
 
@@ -49,23 +47,16 @@ bool takeValue(int argc, char **argv, int &i, const char *name, std::string &out
   size_t len = std::strlen(name);
   if (std::strncmp(argv[i], name, len) != 0)
     return false;
-  if (argv[i][len] == '=') {
-    out = argv[i] + len + 1;
-    return true;
-  }
-  // Short options also take their value attached: -j4.
-  if (len == 2 && argv[i][len] != '\0') {
-    out = argv[i] + len;
-    return true;
-  }
-  if (argv[i][len] != '\0')
+  if (argv[i][len] == '=' || (len == 2 && argv[i][len] != '\0')) {
+    // --name=value; short options also take their value attached: -j4.
+    out = argv[i] + len + (argv[i][len] == '=');
+  } else if (argv[i][len] != '\0') {
     return false;
-  if (i + 1 >= argc) {
-    llvm::errs() << "ivc: error: " << name << " needs a value\n";
-    out.clear();
-    return true;
+  } else {
+    out = i + 1 < argc ? argv[++i] : "";
   }
-  out = argv[++i];
+  if (out.empty())
+    llvm::errs() << "ivc: error: " << name << " needs a value\n";
   return true;
 }
 
@@ -106,6 +97,8 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
     } else if (a == "--hold-analysis") {
       opts.holdAnalysis = true;
     } else if (takeValue(argc, argv, i, "--input-style", value)) {
+      if (value.empty())
+        return UsageOrIO;
       if (value != "standard" && value != "delimited") {
         llvm::errs() << "ivc: error: --input-style must be standard or delimited\n";
         return UsageOrIO;
@@ -122,12 +115,16 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
     } else if (takeValue(argc, argv, i, "-j", value) || takeValue(argc, argv, i, "--jobs", value)) {
       char *end = nullptr;
       unsigned long n = std::strtoul(value.c_str(), &end, 10);
-      if (value.empty() || *end || n == 0 || n > 1024) {
-        llvm::errs() << "ivc: error: --jobs needs a positive number\n";
+      if (value.empty())
+        return UsageOrIO;
+      if (*end || value[0] == '-' || n == 0 || n > 1024) {
+        llvm::errs() << "ivc: error: --jobs needs a number from 1 to 1024\n";
         return UsageOrIO;
       }
       opts.jobs = unsigned(n);
     } else if (takeValue(argc, argv, i, "--format", value)) {
+      if (value.empty())
+        return UsageOrIO;
       if (value != "text" && value != "json" && value != "sarif") {
         llvm::errs() << "ivc: error: --format must be text, json or sarif\n";
         return UsageOrIO;
@@ -143,17 +140,6 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
     return UsageOrIO;
   }
   return std::nullopt;
-}
-
-std::optional<std::string> readFile(const std::string &path) {
-  auto buf = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                /*RequiresNullTerminator=*/false);
-  if (!buf) {
-    llvm::errs() << "ivc: error: cannot read '" << path << "': " << buf.getError().message()
-                 << '\n';
-    return std::nullopt;
-  }
-  return std::string((*buf)->getBuffer());
 }
 
 } // namespace ivc::cli

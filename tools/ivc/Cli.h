@@ -33,7 +33,8 @@ struct Options {
 /// now (after --help, --version or a usage error), or nothing to go on.
 std::optional<int> parse(int argc, char **argv, Options &opts);
 
-/// Reads a file; on failure prints `ivc: error: ...` and returns nothing.
+/// Reads a regular file, or standard input for `-` (ReadFile.cpp); on
+/// failure prints `ivc: error: ...` and returns nothing.
 std::optional<std::string> readFile(const std::string &path);
 
 int runDumpIr(const Options &opts);

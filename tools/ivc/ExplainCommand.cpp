@@ -11,7 +11,11 @@
 #include "ivc/diag/RuleDocs.h"
 #include "ivc/engine/Engine.h"
 
+#include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <set>
+#include <string_view>
 
 namespace ivc::cli {
 
@@ -85,6 +89,46 @@ void explainMediator(llvm::raw_ostream &os, const SourceFile &main, const TraceR
   }
 }
 
+/// A positive decimal that fits a line number, or nothing.
+std::optional<uint32_t> lineNumber(std::string_view digits) {
+  uint64_t n = 0;
+  if (digits.empty() || digits.size() > 10)
+    return std::nullopt;
+  for (char c : digits) {
+    if (c < '0' || c > '9')
+      return std::nullopt;
+    n = n * 10 + uint64_t(c - '0');
+  }
+  if (n == 0 || n > UINT32_MAX)
+    return std::nullopt;
+  return uint32_t(n);
+}
+
+/// FILE:LINE, or FILE:LINE:COLUMN as diagnostics print it (the column is
+/// read and ignored) when FILE:LINE names no file.
+bool parseLocation(const std::string &arg, std::string &path, uint32_t &line) {
+  size_t last = arg.rfind(':');
+  if (last == std::string::npos || last == 0)
+    return false;
+  size_t before = arg.rfind(':', last - 1);
+  std::error_code ec;
+  if (before != std::string::npos && before > 0 && lineNumber(arg.substr(last + 1)) &&
+      !std::filesystem::exists(arg.substr(0, last), ec)) {
+    std::string_view middle = std::string_view(arg).substr(before + 1, last - before - 1);
+    if (std::optional<uint32_t> l = lineNumber(middle)) {
+      path = arg.substr(0, before);
+      line = *l;
+      return true;
+    }
+  }
+  std::optional<uint32_t> l = lineNumber(std::string_view(arg).substr(last + 1));
+  if (!l)
+    return false;
+  path = arg.substr(0, last);
+  line = *l;
+  return true;
+}
+
 } // namespace
 
 int runExplain(const Options &opts) {
@@ -92,20 +136,18 @@ int runExplain(const Options &opts) {
     llvm::errs() << "ivc: error: explain takes one FILE:LINE\n";
     return UsageOrIO;
   }
-  const std::string &arg = opts.inputs[0];
-  size_t colon = arg.rfind(':');
-  char *end = nullptr;
-  unsigned long line = colon == std::string::npos ? 0 : std::strtoul(arg.c_str() + colon + 1, &end, 10);
-  if (colon == std::string::npos || line == 0 || (end && *end)) {
-    llvm::errs() << "ivc: error: explain needs FILE:LINE (a 1-based line number)\n";
+  std::string path;
+  uint32_t line = 0;
+  if (!parseLocation(opts.inputs[0], path, line)) {
+    llvm::errs() << "ivc: error: explain needs FILE:LINE or FILE:LINE:COLUMN (a 1-based line "
+                    "number)\n";
     return UsageOrIO;
   }
-  std::string path = arg.substr(0, colon);
   auto a = analyzeFile(path, opts);
   if (!a)
     return UsageOrIO;
 
-  uint32_t target = uint32_t(line - 1);
+  uint32_t target = line - 1;
   // The innermost trace whose range holds the line; on a `with ...trace(...)`
   // line, all of its mediators; inside an invoke, that invoke.
   const TraceRegion *trace = nullptr;

@@ -34,5 +34,14 @@ int main(int argc, char **argv) {
   // analysis does.
   int status = UsageOrIO;
   ivc::runWithAnalysisStack([&] { status = dispatch(opts); });
+  // Output that could not be written (a full disk, a closed pipe) is an I/O
+  // error, not a verdict on the code: say so, and exit 2.
+  llvm::outs().flush();
+  if (llvm::outs().has_error()) {
+    llvm::errs() << "ivc: error: cannot write the output: " << llvm::outs().error().message()
+                 << '\n';
+    llvm::outs().clear_error();
+    return UsageOrIO;
+  }
   return status;
 }

@@ -3,6 +3,7 @@
 
 #include "ivc/diag/JsonEmitter.h"
 #include "ivc/diag/RuleDocs.h"
+#include "ivc/support/Uri.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
@@ -34,7 +35,7 @@ llvm::json::Value location(const std::string &uri, const SourceFile &file, const
   return llvm::json::Object{
       {"physicalLocation",
        llvm::json::Object{{"artifactLocation",
-                           llvm::json::Object{{"uri", utf8(uri)}, {"uriBaseId", "%SRCROOT%"}}},
+                           llvm::json::Object{{"uri", percentEncodePath(uri)}, {"uriBaseId", "%SRCROOT%"}}},
                           {"region", region(file, r)}}}};
 }
 
@@ -76,7 +77,7 @@ llvm::json::Array rules() {
 } // namespace
 
 llvm::json::Value sarifLog(const std::vector<SarifFileResult> &files, std::string_view version,
-                           std::string_view srcRoot) {
+                           std::string_view srcRoot, const std::vector<std::string> &unchecked) {
   llvm::json::Array results;
   for (const SarifFileResult &f : files) {
     for (size_t i = 0; i < f.diagnostics.size(); ++i) {
@@ -99,7 +100,7 @@ llvm::json::Value sarifLog(const std::vector<SarifFileResult> &files, std::strin
             {"description", llvm::json::Object{{"text", utf8(fx.title)}}},
             {"artifactChanges",
              llvm::json::Array{llvm::json::Object{
-                 {"artifactLocation", llvm::json::Object{{"uri", utf8(uri)}, {"uriBaseId", "%SRCROOT%"}}},
+                 {"artifactLocation", llvm::json::Object{{"uri", percentEncodePath(uri)}, {"uriBaseId", "%SRCROOT%"}}},
                  {"replacements",
                   llvm::json::Array{llvm::json::Object{
                       {"deletedRegion", region(file, fx.range)},
@@ -135,8 +136,16 @@ llvm::json::Value sarifLog(const std::vector<SarifFileResult> &files, std::strin
       {"results", std::move(results)},
       {"columnKind", "utf16CodeUnits"},
       {"originalUriBaseIds",
-       llvm::json::Object{{"%SRCROOT%", llvm::json::Object{{"uri", utf8("file://" + root)}}}}},
+       llvm::json::Object{{"%SRCROOT%", llvm::json::Object{{"uri", "file://" + percentEncodePath(root)}}}}},
   };
+  // A scan that skipped files must not look like a clean one.
+  llvm::json::Array notes;
+  for (const std::string &path : unchecked)
+    notes.push_back(llvm::json::Object{
+        {"level", "error"},
+        {"message", llvm::json::Object{{"text", utf8("could not check " + path)}}}});
+  run["invocations"] = llvm::json::Array{llvm::json::Object{
+      {"executionSuccessful", unchecked.empty()}, {"toolExecutionNotifications", std::move(notes)}}};
   return llvm::json::Object{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},

@@ -11,6 +11,24 @@ namespace ivc {
 
 namespace {
 
+// Past these, a line number or a count is a typo: `expected-error
+// 18446744073709551615` must not print that many "expected but not seen".
+constexpr uint64_t MaxLine = uint64_t(1) << 31;
+constexpr uint64_t MaxCount = 1000;
+
+/// The decimal number at rest[j...] (j moves past it); nothing when there
+/// are no digits or the number is over `max`.
+std::optional<uint64_t> number(std::string_view rest, size_t &j, uint64_t max) {
+  size_t start = j;
+  uint64_t n = 0;
+  while (j < rest.size() && rest[j] >= '0' && rest[j] <= '9') {
+    n = n * 10 + uint64_t(rest[j++] - '0');
+    if (n > max)
+      return std::nullopt;
+  }
+  return j == start ? std::nullopt : std::optional<uint64_t>(n);
+}
+
 struct Expectation {
   Severity severity;
   uint32_t line; // 0-based
@@ -78,25 +96,25 @@ Directives parseDirectives(const ParsedFile &file) {
       int sign = 0;
       if (j < rest.size() && (rest[j] == '+' || rest[j] == '-'))
         sign = rest[j++] == '+' ? 1 : -1;
-      int64_t n = 0;
-      size_t digits = j;
-      while (j < rest.size() && rest[j] >= '0' && rest[j] <= '9')
-        n = n * 10 + (rest[j++] - '0');
-      if (j == digits) {
-        bad("expected a line number after '@'");
+      std::optional<uint64_t> n = number(rest, j, MaxLine);
+      if (!n) {
+        bad("expected a line number of at most " + std::to_string(MaxLine) + " after '@'");
         continue;
       }
-      target = sign ? int64_t(line) + sign * n : n - 1;
+      target = sign ? int64_t(line) + sign * int64_t(*n) : int64_t(*n) - 1;
       rest = rest.substr(j);
     }
     size_t j = rest.find_first_not_of(" \t");
     rest = j == std::string_view::npos ? std::string_view() : rest.substr(j);
     unsigned count = 1;
     if (!rest.empty() && rest[0] >= '0' && rest[0] <= '9') {
-      count = 0;
       size_t d = 0;
-      while (d < rest.size() && rest[d] >= '0' && rest[d] <= '9')
-        count = count * 10 + unsigned(rest[d++] - '0');
+      std::optional<uint64_t> n = number(rest, d, MaxCount);
+      if (!n) {
+        bad("expected a count of at most " + std::to_string(MaxCount));
+        continue;
+      }
+      count = unsigned(*n);
       rest = rest.substr(d);
       j = rest.find_first_not_of(" \t");
       rest = j == std::string_view::npos ? std::string_view() : rest.substr(j);
@@ -106,8 +124,8 @@ Directives parseDirectives(const ParsedFile &file) {
       bad("expected '{{text}}'");
       continue;
     }
-    if (target < 0) {
-      bad("line offset before the start of the file");
+    if (target < 0 || target > int64_t(MaxLine)) {
+      bad("line offset outside the file");
       continue;
     }
     out.expected.push_back({*sev, uint32_t(target), std::string(rest.substr(2, close - 2)), count,

@@ -1,6 +1,8 @@
 //===- Uri.cpp ------------------------------------------------------------===//
 #include "ivc/lsp/Uri.h"
 
+#include "ivc/support/Uri.h"
+
 namespace ivc::lsp {
 
 namespace {
@@ -13,13 +15,6 @@ int hexValue(char c) {
   if (c >= 'A' && c <= 'F')
     return c - 'A' + 10;
   return -1;
-}
-
-bool unreservedInPath(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '.' || c == '_' || c == '~' || c == '/' || c == ':' || c == '@' ||
-         c == '!' || c == '$' || c == '&' || c == '\'' || c == '(' || c == ')' || c == '*' ||
-         c == '+' || c == ',' || c == ';' || c == '=';
 }
 
 } // namespace
@@ -54,19 +49,6 @@ std::optional<std::string> uriToPath(std::string_view uri) {
   return path;
 }
 
-std::string pathToUri(std::string_view path) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string uri = "file://";
-  for (unsigned char c : path) {
-    if (unreservedInPath(c)) {
-      uri += char(c);
-    } else {
-      uri += '%';
-      uri += hex[c >> 4];
-      uri += hex[c & 15];
-    }
-  }
-  return uri;
-}
+std::string pathToUri(std::string_view path) { return "file://" + percentEncodePath(path); }
 
 } // namespace ivc::lsp

@@ -26,8 +26,10 @@ struct SarifFileResult {
   std::vector<bool> suppressed;
 };
 
+/// `unchecked`: inputs that could not be read or configured; the run's
+/// invocation then says it did not succeed.
 llvm::json::Value sarifLog(const std::vector<SarifFileResult> &files, std::string_view version,
-                           std::string_view srcRoot);
+                           std::string_view srcRoot, const std::vector<std::string> &unchecked = {});
 
 } // namespace ivc
 
