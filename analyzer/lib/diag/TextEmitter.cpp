@@ -5,14 +5,45 @@
 
 #include <utf8proc.h>
 
+#include <cstdio>
+
 namespace ivc {
 
 namespace {
 
 constexpr unsigned TabStop = 8;
 
-// Display columns of each byte of `line`, with tabs expanded and wide
-// characters counted twice, so carets line up under non-ASCII text.
+// Characters a terminal would act on rather than show: C0 and C1 controls
+// (an escape sequence in a source line or a file name could rewrite the
+// screen) and bidirectional overrides (they reorder what the reader sees).
+// They are shown as <U+XXXX>.
+bool hidden(char32_t cp) {
+  return (cp < 0x20 && cp != '\t') || (cp >= 0x7f && cp <= 0x9f) ||
+         (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+std::string shown(char32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "<U+%04X>", unsigned(cp));
+  return buf;
+}
+
+/// `text` with hidden characters shown (messages, paths, fix-it text).
+std::string printable(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    size_t start = i;
+    char32_t cp = decodeUtf8(text, i);
+    if (hidden(cp))
+      out += shown(cp);
+    else
+      out.append(text.substr(start, i - start));
+  }
+  return out;
+}
+
+// Display columns of each byte of `line`, with tabs expanded, wide
+// characters counted twice and hidden ones shown, so carets line up.
 struct DisplayLine {
   std::string text;             // tabs expanded
   std::vector<unsigned> column; // display column of each byte offset (size + 1)
@@ -33,6 +64,12 @@ DisplayLine layout(std::string_view line) {
       col = next;
       continue;
     }
+    if (hidden(cp)) {
+      std::string s = shown(cp);
+      out.text += s;
+      col += unsigned(s.size());
+      continue;
+    }
     out.text.append(line.substr(start, i - start));
     int w = utf8proc_charwidth(utf8proc_int32_t(cp));
     col += w < 0 ? 1 : unsigned(w);
@@ -44,7 +81,7 @@ DisplayLine layout(std::string_view line) {
 void location(llvm::raw_ostream &os, const SourceFile &file, const SourceRange &r, bool color) {
   if (color)
     os.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-  os << file.path() << ':' << r.begin.line + 1 << ':' << r.begin.column + 1 << ": ";
+  os << printable(file.path()) << ':' << r.begin.line + 1 << ':' << r.begin.column + 1 << ": ";
   if (color)
     os.resetColor();
 }
@@ -87,7 +124,7 @@ void snippet(llvm::raw_ostream &os, const SourceFile &file, const SourceRange &r
       continue; // deletions and multi-line edits show in JSON, SARIF and the editor
     if (color)
       os.changeColor(llvm::raw_ostream::GREEN);
-    os << std::string(col(f.range.begin.column), ' ') << f.replacement << '\n';
+    os << std::string(col(f.range.begin.column), ' ') << printable(f.replacement) << '\n';
     if (color)
       os.resetColor();
   }
@@ -102,7 +139,7 @@ void emitText(llvm::raw_ostream &os, const SourceFile &mainFile, const Diagnosti
   severityLabel(os, d.severity, opts.color);
   if (opts.color)
     os.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-  os << d.message;
+  os << printable(d.message);
   if (opts.showCode)
     os << " [" << d.info().code << ']';
   if (opts.color)
@@ -113,7 +150,7 @@ void emitText(llvm::raw_ostream &os, const SourceFile &mainFile, const Diagnosti
     const SourceFile &noteFile = n.file ? *n.file : file;
     location(os, noteFile, n.range, opts.color);
     severityLabel(os, Severity::Note, opts.color);
-    os << n.message << '\n';
+    os << printable(n.message) << '\n';
     snippet(os, noteFile, n.range, {}, opts.color);
   }
 }
