@@ -14,7 +14,7 @@ import traceback
 
 import torch
 
-from ._protocol import MAX_PARTICIPANTS, MAX_TYPE_NAME, fit_text
+from ._protocol import MAX_TYPE_NAME, check_participants, fit_text
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
 
 # Module trees by key, shared by every mediator in this process: the host
@@ -222,9 +222,7 @@ class Tracer:
         self._m.stop()
 
     def barrier(self, participants):
-        if not isinstance(participants, int) or not 1 <= participants <= MAX_PARTICIPANTS:
-            raise ValueError(f"a barrier is for 1 to {MAX_PARTICIPANTS} mediators, "
-                             f"not {participants!r}")
+        check_participants(participants)
         self._barriers += 1
         return Barrier(self._m, f"barrier{self._barriers}", participants)
 

@@ -52,6 +52,14 @@ def fit_text(text, limit=MAX_TEXT):
     return text[:max(0, limit - len(note))] + note[:limit]
 
 
+def check_participants(n):
+    """A barrier's size, checked where it is made (ValueError), as the host
+    checks it when a mediator reaches the barrier."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_PARTICIPANTS:
+        raise ValueError(f"a barrier is for 1 to {MAX_PARTICIPANTS} mediators, not {n!r}")
+    return n
+
+
 def no_tensors(*args):
     raise TypeError("this message cannot carry tensors")
 

@@ -135,10 +135,7 @@ class Barrier:
     `barrier()` for `participants` of them (nnsight's tracer.barrier)."""
 
     def __init__(self, participants):
-        if not isinstance(participants, int) or not 1 <= participants <= _protocol.MAX_PARTICIPANTS:
-            raise ValueError(f"a barrier is for 1 to {_protocol.MAX_PARTICIPANTS} mediators, "
-                             f"not {participants!r}")
-        self.participants = participants
+        self.participants = _protocol.check_participants(participants)
 
 
 class MediatorResult:
