@@ -94,8 +94,10 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
         Op *target = v.op;
         if (v.manifest) {
           auto [mctx, mop] = loadManifestFunction(*v.manifest);
-          if (!mctx || !mop)
+          if (!mctx || !mop) {
+            code.unreadable.insert(v.manifest);
             continue;
+          }
           ctx = mctx;
           target = mop;
         }

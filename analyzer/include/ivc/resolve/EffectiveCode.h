@@ -14,6 +14,8 @@
 #include "ivc/frontend/TraceRegion.h"
 #include "ivc/resolve/Values.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -58,6 +60,10 @@ struct CodeUnit {
 struct EffectiveCode {
   const Mediator *mediator = nullptr;
   std::vector<CodeUnit> units; // units[0] is the mediator itself
+  /// Functions a capture manifest binds whose source defines no such
+  /// function (a syntax error, a partial capture): their code is not in
+  /// `units`, so a call of one is unresolved, not confirmed.
+  llvm::DenseSet<const ManifestBinding *> unreadable;
 
   /// Calls `f(op)` for every op of `unit`, in order, nested regions included;
   /// a mediator skips the bodies of nested traces and of invokes that are

@@ -191,6 +191,9 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
       return Problem{DiagId::UncataloguedCall, "model." + std::string(v.text), ""};
     return std::nullopt;
   case ValueKind::UserFunction:
+    if (v.manifest && ctx.m.code.unreadable.contains(v.manifest))
+      return Problem{DiagId::UnresolvedCall, quotedSource(ctx, *call.operand(0)), ""};
+    return std::nullopt;
   case ValueKind::Lambda:
   case ValueKind::Tracer: // barrier = tracer.barrier(2); barrier()
     return std::nullopt;
