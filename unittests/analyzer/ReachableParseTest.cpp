@@ -203,6 +203,25 @@ TEST(ReachableParse, SyntaxErrorsInSkippedCodeAreNotReported) {
   EXPECT_GT(p.reachable->parsed->skippedBytes, 0u);
 }
 
+// Hundreds of kept runs between skipped statements (a notebook export):
+// the whole file is parsed when it is clean, and a syntax error in skipped
+// code still goes unreported.
+TEST(ReachableParse, ManyRunsGiveWhatTheWholeFileGives) {
+  std::string cell = "print('cell')\nh = model.transformer.h[0]\n"
+                     "with model.trace('x'):\n    out = h.output.save()\n";
+  std::string text = "from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n";
+  for (int i = 0; i < 200; ++i)
+    text += cell;
+  Engine engine;
+  Pair p = analyzeAgreeing(text, engine);
+  EXPECT_EQ(p.reachable->facts.size(), 200u);
+  p = analyzeBoth(text + "def broken():\n    x = = 1\n", engine);
+  EXPECT_TRUE(p.whole->hasErrors());
+  EXPECT_FALSE(p.reachable->hasErrors());
+  EXPECT_GT(p.reachable->parsed->skippedBytes, 0u);
+  EXPECT_EQ(p.reachable->facts.size(), 200u);
+}
+
 TEST(ReachableParse, SyntaxErrorsInKeptCodeParseTheWholeFile) {
   std::string text = withBinding("h = (print,") + "\ndef broken(:\n    pass\n";
   Engine engine;

@@ -18,6 +18,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <tree_sitter/api.h>
+
 namespace ivc {
 
 namespace {
@@ -60,6 +62,8 @@ std::vector<bool> statementsToParse(std::string_view text, const Skeleton &sk) {
   return keep;
 }
 
+constexpr uint32_t MaxIncludedRanges = 64;
+
 } // namespace
 
 std::unique_ptr<ParsedFile> Frontend::parseReachable(std::shared_ptr<const SourceFile> source) {
@@ -74,6 +78,18 @@ std::unique_ptr<ParsedFile> Frontend::parseReachable(std::shared_ptr<const Sourc
       skipped += sk.statements[i].end - sk.statements[i].begin;
   if (skipped == 0)
     return parse(std::move(source));
+  // tree-sitter looks up the included range of every token from the first
+  // range on, so thousands of runs (a notebook export of as many cells)
+  // cost their square. Then the whole file is parsed first; it answers the
+  // same wherever it has no syntax error.
+  uint32_t runs = 0;
+  for (size_t i = 0; i < keep.size(); ++i)
+    runs += keep[i] && (i == 0 || !keep[i - 1]);
+  if (runs > MaxIncludedRanges) {
+    auto whole = parse(source);
+    if (!ts_node_has_error(ts_tree_root_node(whole->tree.get())))
+      return whole;
+  }
   auto file = parseStatements(source, sk, keep, nullptr, {});
   if (!file)
     return parse(std::move(source));

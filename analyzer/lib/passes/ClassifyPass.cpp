@@ -35,7 +35,7 @@ public:
             passed.insert(arg);
         }
       });
-      RuleContext ctx{m, unit, *unit.context->values, passed};
+      RuleContext ctx{m, unit, *unit.context->values, passed, memo_};
       m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
     }
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {
@@ -51,6 +51,8 @@ public:
   }
 
 private:
+  RuleMemo memo_; // one pass object per analysis
+
   static void dispatch(Op &op, RuleContext &ctx) {
     switch (op.kind) {
     case OpKind::Name:

@@ -11,6 +11,8 @@
 #include "ivc/frontend/Frontend.h"
 #include "ivc/support/Text.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 
 namespace ivc {
@@ -41,6 +43,24 @@ public:
   }
 
 private:
+  /// Where each symbol read so far is bound (offsets, sorted), kept for the
+  /// whole analysis: a notebook export binds `hidden` in hundreds of trace
+  /// blocks, each of which reads it.
+  llvm::DenseMap<const Symbol *, std::vector<uint32_t>> bindingOffsets_;
+
+  bool boundWithin(const Symbol &s, const SourceRange &range) {
+    auto [it, fresh] = bindingOffsets_.try_emplace(&s);
+    std::vector<uint32_t> &offsets = it->second;
+    if (fresh) {
+      for (const Binding &b : s.bindings)
+        if (b.site)
+          offsets.push_back(b.site->range.begin.offset);
+      std::sort(offsets.begin(), offsets.end());
+    }
+    auto first = std::lower_bound(offsets.begin(), offsets.end(), range.begin.offset);
+    return first != offsets.end() && range.contains(*first);
+  }
+
   // Names the body reads without binding them, and the module-level names the
   // definitions it reaches read: a runtime binds them before running the code.
   void freeNames(MediatorContext &ctx) {
@@ -58,10 +78,8 @@ private:
         if (!body && r.kind != NameResolution::Kind::Global &&
             r.kind != NameResolution::Kind::Undefined)
           return; // a definition's own locals and closures
-        if (body && r.symbol)
-          for (const Binding &b : r.symbol->bindings)
-            if (b.site && m.bodyRange.contains(b.site->range.begin.offset))
-              return; // bound in the body
+        if (body && r.symbol && boundWithin(*r.symbol, m.bodyRange))
+          return; // bound in the body
         for (const Value &v : values.valuesOf(op))
           if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer ||
               v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)

@@ -453,12 +453,24 @@ bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false, int 
   }
   if (op->is(OpKind::Subscript))
     return op->operand(1) && op->operand(1)->is(OpKind::Slice) && inner(op->operand(0));
-  if (op->is(OpKind::Name) && op->ctx == Ctx::Load)
-    if (const Symbol *s = symbolOf(ctx, op))
-      for (const Binding &b : s->bindings)
-        if ((b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) &&
-            b.path.empty() && inner(b.value))
-          return true;
+  if (op->is(OpKind::Name) && op->ctx == Ctx::Load) {
+    const Symbol *s = symbolOf(ctx, op);
+    if (!s)
+      return false;
+    // A read's answer is its symbol's; it is kept only when worked out from
+    // the top (deeper, the depth bound may have cut it short).
+    llvm::DenseMap<const Symbol *, bool> &memo = ctx.memo.longRangeNames[evidently];
+    if (depth == 0)
+      if (auto it = memo.find(s); it != memo.end())
+        return it->second;
+    bool found = llvm::any_of(s->bindings, [&](const Binding &b) {
+      return (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) &&
+             b.path.empty() && inner(b.value);
+    });
+    if (depth == 0)
+      memo[s] = found;
+    return found;
+  }
   return false;
 }
 

@@ -14,12 +14,22 @@
 
 #include "ivc/passes/Pass.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <initializer_list>
 #include <string_view>
 
 namespace ivc::rules {
+
+/// What the rules work out once per analysis, for every mediator: a
+/// notebook export binds `hidden` in each of hundreds of trace blocks, and
+/// following every binding at every read would cost their square.
+struct RuleMemo {
+  /// Whether a name may hold a long range (mayBeLongRange), by its symbol;
+  /// [1] for `evidently`.
+  llvm::DenseMap<const Symbol *, bool> longRangeNames[2];
+};
 
 struct RuleContext {
   MediatorContext &m;
@@ -28,6 +38,7 @@ struct RuleContext {
   /// The ops the unit passes as call arguments: what receives a function
   /// (map, a sort key, a defaultdict factory, ...) may call it.
   const llvm::DenseSet<const ir::Op *> &passed;
+  RuleMemo &memo;
 
   const ValueSet &valuesOf(const ir::Op *op) { return values.valuesOf(op); }
   std::string subject() const { return m.subject(unit); }
