@@ -139,6 +139,29 @@ std::optional<int> parse(int argc, char **argv, Options &opts) {
     llvm::errs() << Usage;
     return UsageOrIO;
   }
+  // An option the command does not read would be ignored without a word
+  // (`plan --format sarif` printing JSON): refuse it.
+  struct Scope {
+    bool given;
+    const char *option, *command;
+  };
+  for (const Scope &s : {Scope{opts.format != "text", "--format", "check"},
+                         Scope{opts.verify, "--verify", "check"},
+                         Scope{opts.remarks, "--remarks", "check"},
+                         Scope{opts.jobs != 0, "--jobs", "check"},
+                         Scope{opts.byteOffsets, "--byte-offsets", "dump-ir"},
+                         Scope{opts.inputStyle != "standard", "--input-style", "lsp"},
+                         Scope{opts.sync, "--sync", "lsp"},
+                         Scope{opts.holdAnalysis, "--hold-analysis", "lsp"}})
+    if (s.given && opts.command != s.command) {
+      llvm::errs() << "ivc: error: " << s.option << " is an option of ivc " << s.command
+                   << ", not of ivc " << opts.command << '\n';
+      return UsageOrIO;
+    }
+  if (opts.verify && opts.format != "text") {
+    llvm::errs() << "ivc: error: --verify prints its own report; it takes no --format\n";
+    return UsageOrIO;
+  }
   return std::nullopt;
 }
 
