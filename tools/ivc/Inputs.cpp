@@ -42,7 +42,11 @@ std::optional<std::vector<std::string>> collectPythonFiles(const std::vector<std
   for (const std::string &input : inputs) {
     std::error_code ec;
     fs::file_status st = fs::status(input, ec);
-    if (ec || !fs::exists(st)) {
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+      llvm::errs() << "ivc: error: cannot read '" << input << "': " << ec.message() << '\n';
+      return std::nullopt;
+    }
+    if (!fs::exists(st)) {
       llvm::errs() << "ivc: error: no such file or directory: '" << input << "'\n";
       return std::nullopt;
     }
