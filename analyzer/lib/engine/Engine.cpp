@@ -52,13 +52,13 @@ TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
 }
 
 void initContext(ModuleContext &ctx, std::shared_ptr<ParsedFile> file, const Manifest *manifest,
-                 const std::vector<std::string> &traceMethods) {
+                 const Policy &policy) {
   ctx.file = std::move(file);
   ctx.scopes = std::make_unique<ScopeTree>(ctx.file->module);
   ctx.traces = traceBindings(*ctx.file, *ctx.scopes);
   ctx.values = std::make_unique<ValueAnalysis>(ctx.file->module, *ctx.file->source, *ctx.scopes,
-                                               ctx.traces, manifest, traceMethods,
-                                               &OpCatalog::builtin());
+                                               ctx.traces, manifest, policy.traceMethods,
+                                               policy.importAllowlist, &OpCatalog::builtin());
 }
 
 // A manifest function's source, placed at its line and column in its file so
@@ -176,7 +176,7 @@ std::unique_ptr<Analysis> Engine::analyzeHere(std::shared_ptr<const SourceFile> 
   a.parsed = parsed;
   a.timings.frontend = seconds(start);
   start = Clock::now();
-  initContext(a.main, parsed, options.manifest.get(), methods);
+  initContext(a.main, parsed, options.manifest.get(), a.policy);
   a.timings.resolve = seconds(start);
 
   // Functions bound by the manifest are parsed from their own source, laid
@@ -194,7 +194,7 @@ std::unique_ptr<Analysis> Engine::analyzeHere(std::shared_ptr<const SourceFile> 
     nested.bindings = b.bindings;
     auto &keep = a.manifestFunctions.emplace_back(std::make_unique<ModuleContext>());
     std::shared_ptr<ParsedFile> shared(std::move(file));
-    initContext(*keep, shared, &nested, methods);
+    initContext(*keep, shared, &nested, a.policy);
     Op *def = findDefinition(shared->module.root(), b.name.substr(b.name.rfind('.') + 1));
     return loaded[&b] = {keep.get(), def};
   };

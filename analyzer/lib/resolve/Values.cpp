@@ -70,9 +70,11 @@ ValueAnalysis::ValueAnalysis(const Module &module, const SourceFile &source,
                              const ScopeTree &scopes, const TraceBindings &traces,
                              const Manifest *manifest,
                              const std::vector<std::string> &traceMethods,
+                             const std::vector<std::string> &runtimeModules,
                              const OpCatalog *catalog)
     : module_(module), source_(source), scopes_(scopes), traces_(traces), manifest_(manifest),
-      traceMethods_(traceMethods), catalog_(catalog), slot_(module.numOps(), -1) {}
+      traceMethods_(traceMethods), runtimeModules_(runtimeModules), catalog_(catalog),
+      slot_(module.numOps(), -1) {}
 
 std::string_view ValueAnalysis::save(std::string_view s) {
   if (s.empty())
@@ -241,6 +243,18 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
       uint64_t cutsBefore = cuts_;
       for (const Binding &b : r.symbol->bindings)
         addAll(out, ofBinding(b));
+      // A module-level name is a free name of the mediators that read it,
+      // and a runtime binds a free name spelled like an allowed module to
+      // that module. Unless the file binds it only by importing that very
+      // module (`import torch`), both are possible: `torch = [0]` then
+      // `torch.save(...)` is torch.save.
+      if (r.symbol->scope->kind == ScopeKind::Module &&
+          llvm::is_contained(runtimeModules_, op->text) &&
+          !llvm::all_of(r.symbol->bindings, [&](const Binding &b) {
+            return b.kind == Binding::Kind::Import && b.site && b.site->text == op->text &&
+                   b.site->alias.empty();
+          }))
+        addValue(out, make(ValueKind::Qualified, op->text));
       if (cuts_ == cutsBefore)
         symbolValues_[r.symbol] = out;
     }

@@ -332,6 +332,8 @@ class Mediator:
     # -- running the job ------------------------------------------------
     def _builtins(self):
         b = dict(vars(builtins))
+        for name in self.job.get("unbound", ()):
+            b.pop(name, None)
         mediator = self
 
         def print_(*args, sep=" ", end="\n", file=None, flush=False):

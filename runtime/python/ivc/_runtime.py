@@ -477,6 +477,11 @@ class Runtime:
                 "tracer": t.tracer,
                 "saves": list(m.saves),
                 "exports": exports,
+                # Free names nothing supplied (another invoke's, at a
+                # barrier): until then they are unbound, never the builtin
+                # of the same name (a file's `eval = torch.abs` is not
+                # carried by the plan; the builtin must not stand in).
+                "unbound": [n for n in m.free_names if n not in supplied],
                 "import_allowlist": (list(self.sandbox.import_allowlist)
                                      if block.get("import", True) else None),
                 "block_ctypes": bool(block.get("ctypes", True)),

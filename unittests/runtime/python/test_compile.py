@@ -1,6 +1,8 @@
 """From source to result: ivc.compile (the analyzer, in-process) to a plan,
 then the runtime runs each mediator in the tier the analyzer chose."""
 
+import os
+import tempfile
 import threading
 
 import numpy
@@ -126,6 +128,42 @@ class Compile(unittest.TestCase):
             self.rt.run(plan, self.model, [self.ids])
         with self.assertRaisesRegex(ivc.PlanError, "1 mediators but 2 inputs"):
             self.rt.run(plan, self.model, [self.ids, self.ids], {"steering": torch.zeros(32)})
+
+    def test_a_shadowed_builtin_is_never_the_builtin_at_run_time(self):
+        # The plan does not carry `eval = torch.abs`: the mediator must not
+        # find the real eval in its place.
+        with tempfile.TemporaryDirectory() as d:
+            marker = os.path.join(d, "ran")
+            source = (f"import torch\neval = torch.abs\n"
+                      f"with model.trace() as tracer:\n"
+                      f"    with tracer.invoke(a):\n"
+                      f"        x = eval(\"open({marker!r}, 'w')\")\n"
+                      f"    with tracer.invoke(b):\n"
+                      f"        y = model.lm_head.output.save()\n")
+            plan = ivc.compile(source, filename="shadow.py")
+            for tier in ("fast", "isolate"):
+                r = self.rt.run(plan, self.model, [self.ids, self.ids], tiers={0: tier, 1: tier},
+                                raise_errors=False)
+                self.assertIsInstance(r.mediators[0].error, NameError, tier)
+                self.assertIn("'eval'", str(r.mediators[0].error))
+                self.assertFalse(os.path.exists(marker), tier)
+                self.assertIn("y", r)
+
+    def test_a_name_a_runtime_binds_to_a_module_is_judged_as_that_module_too(self):
+        # A runtime imports an allowed module for a free name of its name,
+        # whatever the file bound it to.
+        for source, code in [
+                ("torch = [0]\nwith model.trace(x):\n    torch.save('data', 'f.pt')\n", "IVC307"),
+                ("import numpy as torch\nwith model.trace(x):\n    torch.save('d', 'f.pt')\n",
+                 "IVC307")]:
+            plan = ivc.compile(source, filename="alias.py")
+            m = plan.trace(0).mediators[0]
+            self.assertEqual(m.tier, "isolate", source)
+            self.assertIn(code, [r["code"] for r in m.reasons], source)
+        # `import torch` itself is the module, as before.
+        plan = ivc.compile("import torch\nwith model.trace(x):\n    y = torch.relu(model.lm_head.output).save()\n",
+                           filename="plain.py")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
 
     def test_malformed_plan_fields_are_refused_when_read(self):
         def with_mediator(**fields):

@@ -73,9 +73,12 @@ struct TraceBindings {
 
 class ValueAnalysis {
 public:
+  /// `runtimeModules`: module names a runtime imports for a free name of
+  /// that name (the policy's import allowlist).
   ValueAnalysis(const ir::Module &module, const SourceFile &source, const ScopeTree &scopes,
                 const TraceBindings &traces, const Manifest *manifest,
                 const std::vector<std::string> &traceMethods,
+                const std::vector<std::string> &runtimeModules,
                 const OpCatalog *catalog = nullptr);
 
   /// The values `op` can evaluate to.
@@ -108,6 +111,7 @@ private:
   const TraceBindings &traces_;
   const Manifest *manifest_;
   const std::vector<std::string> &traceMethods_;
+  const std::vector<std::string> &runtimeModules_;
   const OpCatalog *catalog_; // what calls produce tensors; null: none do
   std::vector<int32_t> slot_; // by op index: -1 not computed, -2 in progress, else index
   // Containers whose elements never move: callers hold references to sets
