@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/io_uring.h>
+#include <pthread.h>
 #include <sched.h>
 #include <string>
 #include <sys/mman.h>
@@ -156,6 +157,30 @@ Report execMemory(State &) {
   return fromSyscall(p == MAP_FAILED ? -1 : 0);
 }
 Report unshareUser(State &) { return fromSyscall(::unshare(CLONE_NEWUSER)); }
+void *idle(void *) { return nullptr; }
+Report startThread(State &) {
+  pthread_t t;
+  int rc = ::pthread_create(&t, nullptr, idle, nullptr);
+  if (rc == 0)
+    ::pthread_join(t, nullptr);
+  Report r;
+  if (rc != 0) {
+    r.kind = Report::Errno;
+    r.value = rc;
+  }
+  return r;
+}
+// Standard error is an open file description shared with the host; the
+// canary puts a seekable one there first, so that unlocked both work.
+void prepareStderr(State &) {
+  int fd = static_cast<int>(::syscall(SYS_memfd_create, "stderr", 0));
+  if (fd >= 0) {
+    ::dup2(fd, 2);
+    ::close(fd);
+  }
+}
+Report stderrFlags(State &) { return fromSyscall(::fcntl(2, F_SETFL, O_NONBLOCK)); }
+Report stderrSeek(State &) { return fromSyscall(::lseek(2, 0, SEEK_SET)); }
 Report memfdCreate(State &) { return fromSyscall(::syscall(SYS_memfd_create, "x", 0)); }
 
 const Canary Canaries[] = {
@@ -188,6 +213,12 @@ const Canary Canaries[] = {
     {"exec-memory", "mmap(PROT_EXEC)", Expect::Eperm, nullptr, nullptr, nullptr, execMemory},
     {"unshare", "unshare(CLONE_NEWUSER)", Expect::Eperm, nullptr, nullptr, nullptr, unshareUser},
     {"memfd", "memfd_create()", Expect::Eperm, nullptr, nullptr, nullptr, memfdCreate},
+    {"thread", "pthread_create (a root worker ignores RLIMIT_NPROC)", Expect::Eperm, nullptr,
+     nullptr, nullptr, startThread},
+    {"stderr-flags", "fcntl(2, F_SETFL, O_NONBLOCK): the host's stderr", Expect::Eperm, nullptr,
+     nullptr, nullptr, stderrFlags, prepareStderr},
+    {"stderr-seek", "lseek(2, 0, SEEK_SET): the host's stderr", Expect::Eperm, nullptr, nullptr,
+     nullptr, stderrSeek, prepareStderr},
     {"import-ctypes", "Python: import ctypes", Expect::Category, "ctypes", nullptr,
      "import ctypes"},
     {"python-open", "Python: open('/etc/passwd')", Expect::Category, "file_read", nullptr,
@@ -263,6 +294,7 @@ Outcome runOnce(const Canary &c, bool locked) {
       SeccompOptions so;
       so.selfPid = ::getpid();
       so.allowExecMemory = g_allowJit;
+      so.allowThreads = false; // as the CPU transport's workers
       if (!applyLockdown(rl, keep, so, netns))
         ::_exit(5);
     }

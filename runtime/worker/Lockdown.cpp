@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <dirent.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -30,6 +31,19 @@ Status closeOtherFds(const std::vector<int> &keepIn) {
   return Status::success();
 }
 
+Status dropCapabilities() {
+  // The bounding set matters only across execve, which the filter refuses;
+  // a worker without CAP_SETPCAP cannot shrink it, and need not.
+  for (int cap = 0; ::prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; ++cap)
+    ::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+  if (::syscall(SYS_capset, &header, data) != 0)
+    return Error::fromErrno("capset");
+  return Status::success();
+}
+
 Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vector<int> &keepFds,
                                     const SeccompOptions &seccomp, const std::string &netns) {
   LockdownFacts facts;
@@ -46,6 +60,9 @@ Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vect
   // through /proc.
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     return Error::fromErrno("PR_SET_DUMPABLE");
+  if (Status s = dropCapabilities(); !s)
+    return s.error();
+  facts.capabilitiesDropped = true;
   if (Status s = installSeccompFilter(seccomp); !s)
     return s.error();
   facts.seccomp = true;

@@ -44,10 +44,10 @@ constexpr const char *Unconditional[] = {
     // I/O on descriptors the worker already has: its channel, its
     // shared-memory segments, stderr. It cannot obtain new ones.
     "read", "readv", "pread64", "preadv", "preadv2", "write", "writev", "pwrite64",
-    "pwritev", "pwritev2", "close", "lseek", "fstat", "poll", "ppoll", "select", "pselect6",
+    "pwritev", "pwritev2", "close", "fstat", "poll", "ppoll", "select", "pselect6",
     "sendmsg", "recvmsg", "sendto", "recvfrom",
     // Memory (executable mappings are filtered below).
-    "munmap", "mremap", "brk", "madvise",
+    "munmap", "mremap", "brk",
     // Threads and synchronisation (clone is filtered below).
     "futex", "set_robust_list", "rseq", "sched_yield", "sched_getaffinity", "sched_getparam",
     "sched_getscheduler", "gettid", "exit", "exit_group", "restart_syscall",
@@ -58,6 +58,12 @@ constexpr const char *Unconditional[] = {
     "getrusage", "times", "sysinfo", "uname", "getpid", "getppid", "getuid", "geteuid", "getgid",
     "getegid", "getresuid", "getresgid", "getgroups", "getrlimit", "getrandom",
 };
+
+constexpr int AllowedAdvice[] = {
+    MADV_NORMAL,   MADV_RANDOM,    MADV_SEQUENTIAL, MADV_WILLNEED,  MADV_DONTNEED,
+    MADV_FREE,     MADV_DONTFORK,  MADV_DOFORK,     MADV_HUGEPAGE,  MADV_NOHUGEPAGE,
+    MADV_DONTDUMP, MADV_DODUMP,    MADV_WIPEONFORK, MADV_KEEPONFORK, MADV_COLD,
+    MADV_PAGEOUT,  MADV_POPULATE_READ, MADV_POPULATE_WRITE};
 
 // Flags a thread-creating clone never needs; any of them means a new
 // process, a namespace, or tracing.
@@ -102,7 +108,8 @@ Status fail(const char *what, int rc) {
 
 std::vector<std::string> seccompAllowedSyscalls() {
   std::vector<std::string> out(std::begin(Unconditional), std::end(Unconditional));
-  for (const char *n : {"mmap", "mprotect", "clone", "tgkill", "fcntl", "prctl", "prlimit64"})
+  for (const char *n :
+       {"mmap", "mprotect", "clone", "tgkill", "fcntl", "lseek", "madvise", "prctl", "prlimit64"})
     out.emplace_back(n);
   return out;
 }
@@ -148,12 +155,15 @@ Status installSeccompFilter(const SeccompOptions &options) {
     if (Status s = allow("mprotect", 1, &noExec); !s)
       return s;
   }
-  // Threads only: CLONE_THREAD|CLONE_VM set, no namespace or tracing flags.
+  // Threads only: CLONE_THREAD|CLONE_VM set, no namespace or tracing flags;
+  // and only where the configuration allows threads after lockdown (a root
+  // worker ignores RLIMIT_NPROC, so threads could use up the machine's pids).
   {
     scmp_arg_cmp thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD | CLONE_VM | ForbiddenCloneFlags,
                                   CLONE_THREAD | CLONE_VM);
-    if (Status s = allow("clone", 1, &thread); !s)
-      return s;
+    if (options.allowThreads)
+      if (Status s = allow("clone", 1, &thread); !s)
+        return s;
     // clone3 passes its flags in memory the filter cannot read: report it
     // as missing so the C library uses clone.
     int nr = seccomp_syscall_resolve_name("clone3");
@@ -168,10 +178,29 @@ Status installSeccompFilter(const SeccompOptions &options) {
       return s;
   }
   // fcntl: descriptor flags and reading seals; not F_ADD_SEALS, F_SETOWN,
-  // F_SETLEASE, F_DUPFD (no new descriptors) and the rest.
-  for (int cmd : {F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GET_SEALS}) {
+  // F_SETLEASE, F_DUPFD (no new descriptors) and the rest. Standard input,
+  // output and error are open file descriptions shared with the host: their
+  // status flags (O_NONBLOCK, O_APPEND) and offset are the host's too, so
+  // F_SETFL and lseek are for the worker's own descriptors only.
+  for (int cmd : {F_GETFD, F_SETFD, F_GETFL, F_GET_SEALS}) {
     scmp_arg_cmp c1 = SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(cmd));
     if (Status s = allow("fcntl", 1, &c1); !s)
+      return s;
+  }
+  {
+    scmp_arg_cmp own = SCMP_A0(SCMP_CMP_GT, 2);
+    scmp_arg_cmp setfl[] = {own, SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(F_SETFL))};
+    if (Status s = allow("fcntl", 2, setfl); !s)
+      return s;
+    if (Status s = allow("lseek", 1, &own); !s)
+      return s;
+  }
+  // madvise: the advice allocators, torch and the CUDA driver give; not
+  // MADV_REMOVE (it frees a shared segment's pages under the host),
+  // MADV_HWPOISON or MADV_SOFT_OFFLINE, KSM merging, ...
+  for (int advice : AllowedAdvice) {
+    scmp_arg_cmp c2 = SCMP_A2(SCMP_CMP_EQ, static_cast<scmp_datum_t>(advice));
+    if (Status s = allow("madvise", 1, &c2); !s)
       return s;
   }
   // prctl: thread names only (OpenMP and torch name their threads).
@@ -180,10 +209,11 @@ Status installSeccompFilter(const SeccompOptions &options) {
     if (Status s = allow("prctl", 1, &c1); !s)
       return s;
   }
-  // prlimit64 may read limits (new limit pointer NULL) but never set them.
-  {
-    scmp_arg_cmp readOnly = SCMP_A2(SCMP_CMP_EQ, 0);
-    if (Status s = allow("prlimit64", 1, &readOnly); !s)
+  // prlimit64 may read its own limits (new limit pointer NULL), never set
+  // them nor read another process's.
+  for (scmp_datum_t pid : {scmp_datum_t(0), static_cast<scmp_datum_t>(options.selfPid)}) {
+    scmp_arg_cmp readOwn[] = {SCMP_A0(SCMP_CMP_EQ, pid), SCMP_A2(SCMP_CMP_EQ, 0)};
+    if (Status s = allow("prlimit64", 2, readOwn); !s)
       return s;
   }
 

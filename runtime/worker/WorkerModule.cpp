@@ -79,7 +79,9 @@ PyObject *lockdown(PyObject *, PyObject *args) {
   PyObject *transport = PyDict_GetItemString(config, "transport");
   const char *transportName = transport && PyUnicode_Check(transport) ? PyUnicode_AsUTF8(transport)
                                                                       : nullptr;
-  if (driverFds && transportName && std::string(transportName) == "cuda-ipc") {
+  bool cuda = transportName && std::string(transportName) == "cuda-ipc";
+  so.allowThreads = cuda;
+  if (driverFds && cuda) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(driverFds); ++i) {
       long fd = PyLong_AsLong(PyList_GET_ITEM(driverFds, i));
       if (PyErr_Occurred())
@@ -94,9 +96,11 @@ PyObject *lockdown(PyObject *, PyObject *args) {
     return nullptr;
   }
   g_lockedDown = true;
-  return Py_BuildValue("{s:O,s:O,s:s,s:O,s:n,s:{s:K,s:K,s:K,s:K}}", "seccomp",
+  return Py_BuildValue("{s:O,s:O,s:O,s:s,s:O,s:n,s:{s:K,s:K,s:K,s:K}}", "seccomp",
                        facts->seccomp ? Py_True : Py_False, "no_new_privs",
-                       facts->noNewPrivs ? Py_True : Py_False, "netns", facts->netns.c_str(),
+                       facts->noNewPrivs ? Py_True : Py_False, "capabilities_dropped",
+                       facts->capabilitiesDropped ? Py_True : Py_False, "netns",
+                       facts->netns.c_str(),
                        "audit_hook", Py_True, "driver_ioctl_fds",
                        static_cast<Py_ssize_t>(so.driverIoctlFds.size()), "rlimits", "address_space",
                        (unsigned long long)rl.addressSpaceBytes, "cpu_seconds",

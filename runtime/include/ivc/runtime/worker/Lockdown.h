@@ -5,7 +5,9 @@
 //   2. rlimits (address space, CPU seconds, open files, file size, no new
 //      processes, no core dumps);
 //   3. no_new_privs and not dumpable;
-//   4. the seccomp filter (default deny; see SeccompFilter.cpp for the list).
+//   4. every capability dropped (a root worker would otherwise lock memory
+//      past RLIMIT_MEMLOCK, poison pages, ...);
+//   5. the seccomp filter (default deny; see SeccompFilter.cpp for the list).
 // The network namespace is entered earlier (enterNetworkNamespace), while
 // the process is still single-threaded, which unprivileged user namespaces
 // require. The PEP 578 audit hook is installed by the worker's Python glue.
@@ -44,6 +46,9 @@ struct SeccompOptions {
   /// driver drives the GPU through ioctl on them, so ioctl is allowed on
   /// exactly these descriptors. Empty (every CPU configuration): no ioctl.
   std::vector<int> driverIoctlFds;
+  /// New threads after lockdown. Off for the CPU transport (torch's pools
+  /// start before lockdown); the CUDA driver may start threads of its own.
+  bool allowThreads = true;
 };
 
 /// The errno a denied system call fails with. EPERM makes Python raise
@@ -58,6 +63,10 @@ std::vector<std::string> seccompAllowedSyscalls();
 
 Status applyRlimits(const RlimitConfig &config);
 
+/// Empties the effective, permitted, inheritable and ambient sets (and the
+/// bounding set where the worker may).
+Status dropCapabilities();
+
 /// Closes all descriptors except 0, 1, 2 and `keep`.
 Status closeOtherFds(const std::vector<int> &keep);
 
@@ -68,11 +77,12 @@ std::string enterNetworkNamespace();
 struct LockdownFacts {
   bool seccomp = false;
   bool noNewPrivs = false;
+  bool capabilitiesDropped = false;
   std::string netns;
   RlimitConfig rlimits;
 };
 
-/// Steps 1-4 above. Irreversible. `keepFds` are the channel and segments.
+/// Steps 1-5 above. Irreversible. `keepFds` are the channel and segments.
 Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vector<int> &keepFds,
                                     const SeccompOptions &seccomp, const std::string &netns);
 
