@@ -25,6 +25,10 @@ Torch &torch() {
   return *t;
 }
 
+PyTypeObject *typeOf(const py::object &type) {
+  return reinterpret_cast<PyTypeObject *>(type.ptr());
+}
+
 [[noreturn]] void typeError(py::handle obj) {
   throw py::type_error(
       "a value of type '" + std::string(Py_TYPE(obj.ptr())->tp_name) +
@@ -120,41 +124,55 @@ Value Converter::build(py::handle obj, unsigned depth) {
   }
   if (PyBytes_Check(o))
     return text(Value::bytes(std::string(PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o))));
+  // Types are checked and containers read through the C API only: no
+  // method of the value runs (a subclass's __iter__ or __getitem__, a
+  // __class__ property isinstance would read), since in a worker that is
+  // user code, and this runs outside it.
   Torch &t = torch();
-  if (t.tensor && PyObject_IsInstance(o, t.tensor.ptr()) == 1)
+  if (t.tensor && PyObject_TypeCheck(o, typeOf(t.tensor)))
     return tensorValue(obj, exporter_);
   if (PyList_Check(o) || PyTuple_Check(o)) {
-    py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
+    bool list = PyList_Check(o);
+    Py_ssize_t n = list ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
     std::vector<Value> items;
-    items.reserve(seq.size());
-    for (py::handle item : seq)
+    items.reserve(size_t(n));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      // A reference of our own: converting an item may run the exporter,
+      // which must not be able to shrink the list under us.
+      py::object item = py::reinterpret_borrow<py::object>(list ? PyList_GET_ITEM(o, i)
+                                                                : PyTuple_GET_ITEM(o, i));
       items.push_back(convert(item, depth + 1));
-    return PyList_Check(o) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+      if (list && PyList_GET_SIZE(o) != n)
+        throw py::value_error("a list changed size while it was sent");
+    }
+    return list ? Value::list(std::move(items)) : Value::tuple(std::move(items));
   }
   if (PyDict_Check(o)) {
     std::vector<Value> items;
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(o, &pos, &k, &v)) {
-      items.push_back(key(k, depth + 1));
-      items.push_back(convert(v, depth + 1));
+      py::object kk = py::reinterpret_borrow<py::object>(k);
+      py::object vv = py::reinterpret_borrow<py::object>(v);
+      items.push_back(key(kk, depth + 1));
+      items.push_back(convert(vv, depth + 1));
     }
     return Value::dict(std::move(items));
   }
-  if (PyAnySet_Check(o)) {
+  if (PyAnySet_CheckExact(o)) {
     std::vector<Value> items;
     for (py::handle item : py::reinterpret_borrow<py::iterable>(obj))
       items.push_back(key(item, depth + 1));
     return Value::set(std::move(items));
   }
-  if (t.dtype && PyObject_IsInstance(o, t.dtype.ptr()) == 1) {
+  if (t.dtype && PyObject_TypeCheck(o, typeOf(t.dtype))) {
     auto it = t.code.find(o);
     if (it == t.code.end())
       throw py::type_error("dtype " + py::str(obj).cast<std::string>() +
                            " cannot cross the ivc channel");
     return Value::dtype(it->second);
   }
-  if (t.device && PyObject_IsInstance(o, t.device.ptr()) == 1) {
+  if (t.device && PyObject_TypeCheck(o, typeOf(t.device))) {
     std::string type = obj.attr("type").cast<std::string>();
     py::object index = obj.attr("index");
     return Value::device(type, index.is_none() ? -1 : index.cast<int32_t>());

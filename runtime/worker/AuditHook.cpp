@@ -284,4 +284,11 @@ PyObject *runUser(PyObject *items, PyObject *globals) {
   return result;
 }
 
+PyObject *callUser(PyObject *fn, PyObject *args) {
+  ++g_userDepth;
+  PyObject *result = PyObject_Call(fn, args, nullptr);
+  --g_userDepth;
+  return result;
+}
+
 } // namespace ivc::runtime::worker

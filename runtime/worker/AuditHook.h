@@ -42,6 +42,9 @@ const char *classifyAuditEvent(const HookPolicy &policy, const char *event, PyOb
 /// in `globals` with the hook active. Nested calls keep the hook active.
 /// Returns a new reference to None, or nullptr with the exception set.
 PyObject *runUser(PyObject *items, PyObject *globals);
+/// fn(*args) with the hook active: the worker's own steps that may run a
+/// user's methods (an exception's __str__ when it is reported).
+PyObject *callUser(PyObject *fn, PyObject *args);
 
 bool userCodeRunning();
 

@@ -116,6 +116,20 @@ PyObject *runUserPy(PyObject *, PyObject *args) {
   return runUser(items, globals);
 }
 
+PyObject *callUserPy(PyObject *, PyObject *args) {
+  Py_ssize_t n = PyTuple_GET_SIZE(args);
+  if (n < 1) {
+    PyErr_SetString(PyExc_TypeError, "call_user(fn, *args)");
+    return nullptr;
+  }
+  PyObject *rest = PyTuple_GetSlice(args, 1, n);
+  if (!rest)
+    return nullptr;
+  PyObject *result = callUser(PyTuple_GET_ITEM(args, 0), rest);
+  Py_DECREF(rest);
+  return result;
+}
+
 PyObject *afterFork(PyObject *, PyObject *) {
   // A zygote's child: its own process group (the watchdog kills the group),
   // and its own network namespace while it is still single-threaded.
@@ -135,6 +149,7 @@ PyMethodDef Methods[] = {
      "seccomp (driver_fds: ioctl allowed on them, cuda-ipc transport only)."},
     {"run_user", runUserPy, METH_VARARGS,
      "run_user([(source, filename), ...], globals): compile, then run with the hook active."},
+    {"call_user", callUserPy, METH_VARARGS, "call_user(fn, *args): fn(*args) with the hook active."},
     {"after_fork", afterFork, METH_NOARGS, "In a zygote's child: new process group and netns."},
     {"user_code_running", userCodeRunningPy, METH_NOARGS, "Whether the hook is active."},
     {nullptr, nullptr, 0, nullptr},

@@ -234,10 +234,11 @@ class Tracer:
 class Mediator:
     """Runs one job from the host over a port."""
 
-    def __init__(self, port, job, run_user):
+    def __init__(self, port, job, run_user, call_user):
         self.port = port
         self.job = job
         self.run_user = run_user
+        self.call_user = call_user
         self.receiver = job["receiver"]
         tree = job["tree"]
         if "modules" in tree:
@@ -401,13 +402,14 @@ class Mediator:
         return True
 
     def _report(self, exc):
-        tb_text, location = format_user_traceback(exc, self.job)
         t = type(exc)
         name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
         try:
-            message = str(exc)
+            # str() and the traceback run the exception's own methods: user
+            # code, run as user code (in a worker, under the audit hook).
+            message, (tb_text, location) = self.call_user(_describe, exc, self.job)
         except BaseException:  # noqa: B902 - a user's __str__ may raise anything
-            message = f"<{name} whose str() raised>"
+            message, tb_text, location = f"<{name} whose str() raised>", "", None
         self.port.send(("exception", fit_text(name, MAX_TYPE_NAME), fit_text(message),
                         fit_text(tb_text), location, self._mutations()))
 
@@ -461,9 +463,18 @@ def format_user_traceback(exc, job):
     return "".join(out), location
 
 
-def run_job(port, job, run_user):
+def _describe(exc, job):
+    return str(exc), format_user_traceback(exc, job)
+
+
+def call_directly(fn, *args):
+    """FAST tier's call_user: no hook to switch on."""
+    return fn(*args)
+
+
+def run_job(port, job, run_user, call_user=call_directly):
     """Entry point of both tiers. Returns True after a clean END."""
-    return Mediator(port, job, run_user).run()
+    return Mediator(port, job, run_user, call_user).run()
 
 
 def exec_user(items, ns):

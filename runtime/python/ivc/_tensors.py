@@ -53,7 +53,12 @@ def _nbytes(t):
 
 
 def _check_dense(t):
-    """Tensors cross as their bytes, in one layout, in both tiers alike."""
+    """Tensors cross as their bytes, in one layout, in both tiers alike. A
+    subclass is refused before anything is read from it: its
+    __torch_function__ would run user code in ivc's own steps."""
+    if type(t) is not torch.Tensor and type(t) is not torch.nn.Parameter:
+        raise TypeError(f"a tensor of type '{type(t).__qualname__}' cannot cross the ivc "
+                        "channel (torch.Tensor only)")
     if t.layout != torch.strided or t.is_meta:
         what = "meta" if t.is_meta else str(t.layout).replace("torch.", "")
         raise TypeError(f"a {what} tensor cannot cross the ivc channel (dense tensors only: "

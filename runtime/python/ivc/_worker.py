@@ -153,7 +153,7 @@ def _serve_jobs(port, tensors):
             tensors.drop(job.get("drop_spaces", ()))
             tensors.exposed.clear()
             torch.default_generator.manual_seed(job["seed"])
-            _mediator.run_job(port, job, _ivc_worker.run_user)
+            _mediator.run_job(port, job, _ivc_worker.run_user, _ivc_worker.call_user)
         elif msg[0] == "exit":
             return 0
         else:

@@ -86,6 +86,39 @@ class Policy(unittest.TestCase):
         self.assertIsInstance(err, RuntimeError)
         self.assertIn("can't start new thread", str(err))
 
+    def test_user_methods_the_worker_calls_run_under_the_hook(self):
+        # Reporting an exception runs its __str__: user code, hook on.
+        err = self.error_of("""
+            class Probe(Exception):
+                def __str__(self):
+                    try:
+                        eval("1")
+                        return "not refused"
+                    except PermissionError as e:
+                        return str(e)
+            raise Probe()
+            """)
+        self.assertIn("category: exec", str(err))
+        # Sending saves runs none of their methods: a tensor subclass (its
+        # __torch_function__) is refused by type, containers are read
+        # through the C API (a list subclass's __iter__ never runs).
+        err = self.error_of("""
+            class Sneaky(torch.Tensor):
+                pass
+            x = torch.ones(2).as_subclass(Sneaky)
+            """, saves=["x"], free_names=["torch"])
+        self.assertIsInstance(err, TypeError)
+        self.assertIn("'Sneaky' cannot cross", str(err))
+        r = self.rt.run(plan(mediator("""
+            class Loud(list):
+                def __iter__(self):
+                    raise RuntimeError("__iter__ ran")
+                def __getitem__(self, i):
+                    raise RuntimeError("__getitem__ ran")
+            x = Loud([1, 2])
+            """, saves=["x"])), self.model, [self.ids], tiers={0: "isolate"})
+        self.assertEqual(r["x"], [1, 2])
+
     def test_the_hosts_stderr_and_capabilities_are_out_of_reach(self):
         # stderr is an open file description the worker shares with the
         # host: its flags and offset are not the worker's to change.
