@@ -52,7 +52,7 @@ def _nbytes(t):
     return t.numel() * t.element_size()
 
 
-def _check_dense(t):
+def _check_exportable(t):
     """Tensors cross as their bytes, in one layout, in both tiers alike. A
     subclass is refused before anything is read from it: its
     __torch_function__ would run user code in ivc's own steps."""
@@ -126,7 +126,7 @@ class InProcessTensors:
         self._next = 0
 
     def export(self, t):
-        _check_dense(t)
+        _check_exportable(t)
         handle = self._next
         self._next += 1
         self._table[handle] = t
@@ -187,7 +187,10 @@ class HostArenaTensors:
         return base
 
     def export(self, t):
-        _check_dense(t)
+        _check_exportable(t)
+        return self._export(t)
+
+    def _export(self, t):
         _check_cpu(t)
         name = dtype_name(t.dtype)
         shape = tuple(t.shape)
@@ -343,7 +346,10 @@ class WorkerArenaTensors:
         return None
 
     def export(self, t):
-        _check_dense(t)
+        _check_exportable(t)
+        return self._export(t)
+
+    def _export(self, t):
         _check_cpu(t)
         t = t.detach()
         name = dtype_name(t.dtype)
@@ -420,10 +426,9 @@ class HostCudaTensors(HostArenaTensors):
             base = self._cuda_bases[space] = _region_base(self._worker.cuda_region(space))
         return base
 
-    def export(self, t):
-        _check_dense(t)
+    def _export(self, t):  # export() checked it
         if not t.is_cuda:
-            return super().export(t)
+            return super()._export(t)
         name = dtype_name(t.dtype)
         shape = tuple(t.shape)
         n = _nbytes(t)
@@ -489,10 +494,9 @@ class WorkerCudaTensors(WorkerArenaTensors):
             return ptr - start
         return None
 
-    def export(self, t):
-        _check_dense(t)
+    def _export(self, t):  # export() checked it
         if not t.is_cuda:
-            return super().export(t)
+            return super()._export(t)
         t = t.detach()
         name = dtype_name(t.dtype)
         shape = tuple(t.shape)
