@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <optional>
 #include <set>
-#include <string_view>
 
 namespace ivc::cli {
 
@@ -90,42 +89,25 @@ void explainMediator(llvm::raw_ostream &os, const SourceFile &main, const TraceR
 }
 
 /// A positive decimal that fits a line number, or nothing.
-std::optional<uint32_t> lineNumber(std::string_view digits) {
-  uint64_t n = 0;
-  if (digits.empty() || digits.size() > 10)
+std::optional<uint32_t> lineNumber(llvm::StringRef digits) {
+  uint32_t n = 0;
+  if (digits.getAsInteger(10, n) || n == 0)
     return std::nullopt;
-  for (char c : digits) {
-    if (c < '0' || c > '9')
-      return std::nullopt;
-    n = n * 10 + uint64_t(c - '0');
-  }
-  if (n == 0 || n > UINT32_MAX)
-    return std::nullopt;
-  return uint32_t(n);
+  return n;
 }
 
 /// FILE:LINE, or FILE:LINE:COLUMN as diagnostics print it (the column is
 /// read and ignored) when FILE:LINE names no file.
-bool parseLocation(const std::string &arg, std::string &path, uint32_t &line) {
-  size_t last = arg.rfind(':');
-  if (last == std::string::npos || last == 0)
+bool parseLocation(llvm::StringRef arg, std::string &path, uint32_t &line) {
+  auto [rest, last] = arg.rsplit(':');
+  if (rest.empty() || rest.size() == arg.size() || !lineNumber(last))
     return false;
-  size_t before = arg.rfind(':', last - 1);
+  auto [file, middle] = rest.rsplit(':');
   std::error_code ec;
-  if (before != std::string::npos && before > 0 && lineNumber(arg.substr(last + 1)) &&
-      !std::filesystem::exists(arg.substr(0, last), ec)) {
-    std::string_view middle = std::string_view(arg).substr(before + 1, last - before - 1);
-    if (std::optional<uint32_t> l = lineNumber(middle)) {
-      path = arg.substr(0, before);
-      line = *l;
-      return true;
-    }
-  }
-  std::optional<uint32_t> l = lineNumber(std::string_view(arg).substr(last + 1));
-  if (!l)
-    return false;
-  path = arg.substr(0, last);
-  line = *l;
+  bool withColumn = !file.empty() && file.size() < rest.size() && lineNumber(middle) &&
+                    !std::filesystem::exists(rest.str(), ec);
+  path = (withColumn ? file : rest).str();
+  line = *lineNumber(withColumn ? middle : last);
   return true;
 }
 

@@ -19,14 +19,12 @@ constexpr uint64_t MaxCount = 1000;
 /// The decimal number at rest[j...] (j moves past it); nothing when there
 /// are no digits or the number is over `max`.
 std::optional<uint64_t> number(std::string_view rest, size_t &j, uint64_t max) {
-  size_t start = j;
+  llvm::StringRef digits(rest.data() + j, rest.size() - j);
   uint64_t n = 0;
-  while (j < rest.size() && rest[j] >= '0' && rest[j] <= '9') {
-    n = n * 10 + uint64_t(rest[j++] - '0');
-    if (n > max)
-      return std::nullopt;
-  }
-  return j == start ? std::nullopt : std::optional<uint64_t>(n);
+  if (digits.consumeInteger(10, n) || n > max)
+    return std::nullopt;
+  j = rest.size() - digits.size();
+  return n;
 }
 
 struct Expectation {
