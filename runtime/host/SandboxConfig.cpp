@@ -2,6 +2,7 @@
 #include "ivc/runtime/host/SandboxConfig.h"
 
 #include "ivc/runtime/codec/Codec.h"
+#include "ivc/runtime/transport/TensorSpace.h"
 
 #include <cstdio>
 
@@ -148,8 +149,7 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
     return Error::invalid("sandbox config: 'torch_threads' must be in 1..1024");
   if (c.openFiles < 16)
     return Error::invalid("sandbox config: 'open_files' must be at least 16");
-  if (c.downloadBytes == 0 || c.uploadBytes == 0 || c.downloadBytes > c.arenaMaxBytes ||
-      c.uploadBytes > c.arenaMaxBytes - c.downloadBytes)
+  if (!ShmArena::Options{c.downloadBytes, c.uploadBytes, c.arenaMaxBytes}.consistent())
     return Error::invalid("sandbox config: the arena's 'download' and 'upload' must be at "
                           "least 1 byte each and fit in its 'max' together");
   if (c.maxFrameBytes < 4096)

@@ -8,8 +8,7 @@ uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 } // namespace
 
 Result<std::unique_ptr<ShmArena>> ShmArena::create(Options options) {
-  if (options.downloadBytes == 0 || options.uploadBytes == 0 ||
-      options.downloadBytes + options.uploadBytes > options.maxBytes)
+  if (!options.consistent())
     return Error::invalid("arena sizes are inconsistent");
   std::unique_ptr<ShmArena> arena(new ShmArena(options));
   Result<uint32_t> down = arena->addSegment(options.downloadBytes, Announcement::Download);

@@ -58,6 +58,11 @@ public:
     /// Upper bound on all segments together; a worker asking for more upload
     /// space than this is refused.
     uint64_t maxBytes = 8ull << 30;
+    /// Both parts at least a byte, and room for them together under maxBytes.
+    bool consistent() const {
+      return downloadBytes != 0 && uploadBytes != 0 && downloadBytes <= maxBytes &&
+             uploadBytes <= maxBytes - downloadBytes;
+    }
   };
   static constexpr uint64_t Alignment = 64;
 
