@@ -294,7 +294,6 @@ Outcome runOnce(const Canary &c, bool locked) {
       SeccompOptions so;
       so.selfPid = ::getpid();
       so.allowExecMemory = g_allowJit;
-      so.allowThreads = false; // as the CPU transport's workers
       if (!applyLockdown(rl, keep, so, netns))
         ::_exit(5);
     }

@@ -46,9 +46,10 @@ struct SeccompOptions {
   /// driver drives the GPU through ioctl on them, so ioctl is allowed on
   /// exactly these descriptors. Empty (every CPU configuration): no ioctl.
   std::vector<int> driverIoctlFds;
-  /// New threads after lockdown. Off for the CPU transport (torch's pools
-  /// start before lockdown); the CUDA driver may start threads of its own.
-  bool allowThreads = true;
+  /// New threads after lockdown: for the cuda-ipc transport only, whose
+  /// driver may start threads of its own (torch's CPU pools start before
+  /// lockdown).
+  bool allowThreads = false;
 };
 
 /// The errno a denied system call fails with. EPERM makes Python raise
