@@ -128,6 +128,23 @@ with model.trace("repeated list"):
     items *= 10**10  # expected-remark {{'items *= 10**10' repeats a sequence 10000000000 times}}
 
 
+with model.trace("products of bounded repetitions"):
+    nested = str([[0] * 2**24] * 2**24)  # expected-remark {{'[[0] * 2**24] * 2**24' makes a nested sequence that reaches 281474993487872 items}}
+    row = [0] * 2**13
+    grid = [row] * 2**13  # expected-remark {{'[row] * 2**13' makes a nested sequence that reaches 67117056 items}}
+    pairs = [0, 0] * 2**24  # expected-remark {{'[0, 0] * 2**24' makes a sequence of 33554432 items}}
+    line = "a" * 1000 * 2**20  # expected-remark {{makes a sequence of 1048576000 characters or bytes}}
+    half = [0] * 2**24
+    both = half + half + half  # expected-remark {{'half + half' makes a sequence of 33554432 items}}
+
+
+with model.trace("repetitions of what ivc cannot size"):
+    h = model.transformer.h[0].output[0]
+    text = str(h) * 100000  # expected-remark {{'str(h) * 100000' repeats a sequence ivc cannot size 100000 times}}
+    rows = str(h) * len(h)  # expected-remark {{repeats a sequence ivc cannot size a length's number of times}}
+    flat = sum(h.tolist(), start=[])  # expected-remark {{'sum(h.tolist(), start=[])' concatenates sequences with 'sum', which copies the total at every item}}
+
+
 with model.trace("tensor factories with constant shapes"):
     t1 = torch.ones(10**5, 10**5)  # expected-remark {{'torch.ones(10**5, 10**5)' allocates a tensor of 10000000000 elements}}
     t2 = torch.randn(size=(1 << 15, 1 << 14), dtype=torch.float16)  # expected-remark {{allocates a tensor of 536870912 elements}}

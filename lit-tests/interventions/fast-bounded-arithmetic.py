@@ -1,6 +1,7 @@
 # Arithmetic and loops whose cost ivc can bound stay FAST: tensor powers,
 # float powers, small constant exponents (also on a helper's parameter),
-# modular pow, repetitions by a constant or a length, ranges a Python loop
+# modular pow, repetitions by a constant or a length (nested ones up to
+# 2^24 items in all), `sum` of a small display of lists, ranges a Python loop
 # walks (the loop releases the interpreter lock) or that nothing iterates
 # (`len`, `in`), unpacking a range of a length, loops that extend
 # another list than the one they iterate, and tensors of constant shapes up
@@ -38,6 +39,10 @@ with model.trace("constants"):
     sizes = (2**10, 10**k, 1 << 20, pow(2, 10**30, 7), math.factorial(20), math.comb(50, 25))
     rule = "-" * 80
     zeros = [0] * 4096
+    grid = [[0] * 2**10] * 2**10 + [[1] * 2**10] * 2**10
+    halves = [0] * 2**23 + [1] * 2**23
+    text = "ab" * 2**24 + str(k) * 2**16
+    flat = sum([[1], [2, 3]], []) + sum([1, 2, 3])
     model.lm_head.output[0, -1, : len(sizes)] = 0
 
 with model.trace("lengths and loops"):

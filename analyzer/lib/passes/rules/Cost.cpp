@@ -6,7 +6,9 @@
 //  - integer `**`, `<<`, `pow` and math.factorial/comb/perm whose result
 //    ivc cannot bound (`10 ** 10 ** 10`);
 //  - repeating a string, bytes or container a number of times ivc cannot
-//    bound (`[0] * n`);
+//    bound (`[0] * n`), and repetitions and concatenations whose products
+//    pass the limit (`[[0] * 2**24] * 2**24`: `str` of it walks 2^48 items),
+//    and `sum(xss, [])`, quadratic;
 //  - a range ivc cannot bound handed to a call that iterates it in C, or
 //    unpacked (`sum(range(n))`, `sum(r)` after `r = range(n)[::2]`,
 //    `[*range(n)]`; a Python loop over it releases the GIL), and a
@@ -354,6 +356,115 @@ void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *b
   report(ctx, at, "computes an integer whose size ivc cannot bound");
 }
 
+/// What ivc knows of a sequence a display, a repetition or a concatenation
+/// makes: its length, and the items a walk of it visits (`str`, `==`,
+/// `copy.deepcopy`), each nested sequence counted at every reference:
+/// `[[0] * 2**12] * 2**12` is 2^12 long and reaches 2^24 + 2^12 items.
+struct Extent {
+  double length = 0, reach = 0;
+  bool text = false; // a str or bytes: its length is in characters or bytes
+};
+
+class ExtentOf {
+public:
+  explicit ExtentOf(RuleContext &ctx) : ctx_(ctx) {}
+
+  std::optional<Extent> of(const Op *op, int depth = 0) {
+    // A bounded walk: displays of names of displays fan out.
+    if (!op || depth > 8 || ++visits_ > 256)
+      return std::nullopt;
+    switch (op->kind) {
+    case OpKind::Str: case OpKind::Bytes: {
+      double n = double(op->text.size());
+      return Extent{n, n, true};
+    }
+    case OpKind::List: case OpKind::Tuple: case OpKind::Set: {
+      Extent e;
+      for (size_t i = 0; i < op->operands.size(); ++i) {
+        const Op *item = op->operand(i);
+        if (!item || item->is(OpKind::Starred))
+          return std::nullopt;
+        std::optional<Extent> inner = of(item, depth + 1);
+        e.length += 1;
+        e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
+      }
+      return e;
+    }
+    case OpKind::BinaryOp: return ofBinary(*op, depth);
+    case OpKind::Name: {
+      NameResolution r = ctx_.values.scopes().resolve(op);
+      if (!r.symbol || r.symbol->bindings.size() != 1)
+        return std::nullopt;
+      const Binding &b = r.symbol->bindings[0];
+      if (b.kind != Binding::Kind::Assign || !b.path.empty())
+        return std::nullopt;
+      return of(b.value, depth + 1);
+    }
+    default: return std::nullopt;
+    }
+  }
+
+private:
+  std::optional<Extent> ofBinary(const Op &op, int depth) {
+    const Op *l = op.operand(0), *r = op.operand(1);
+    if (op.text == "+") {
+      std::optional<Extent> a = of(l, depth + 1), b = of(r, depth + 1);
+      if (!a || !b)
+        return std::nullopt;
+      return Extent{a->length + b->length, a->reach + b->reach, a->text};
+    }
+    if (op.text != "*")
+      return std::nullopt;
+    bool lSeq = isSequence(ctx_, l);
+    if (lSeq == isSequence(ctx_, r))
+      return std::nullopt;
+    std::optional<Extent> e = of(lSeq ? l : r, depth + 1);
+    Magnitude count = Sizer(ctx_).of(lSeq ? r : l);
+    if (!e || !count.value)
+      return std::nullopt;
+    double n = std::max(0.0, double(*count.value));
+    return Extent{e->length * n, e->reach * n, e->text};
+  }
+
+  RuleContext &ctx_;
+  int visits_ = 0;
+};
+
+/// Repetitions of a sequence ivc cannot size are judged from this many
+/// times up: what exists already may itself be 2^24 items long.
+constexpr int64_t MaxBlindRepetitions = 1 << 16;
+
+/// Why repeating `seq` `count` times may make more than one call should,
+/// if it may.
+std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
+                                               const Magnitude &count) {
+  if (count.kind == Magnitude::Float)
+    return std::nullopt; // a TypeError
+  std::optional<Extent> e = ExtentOf(ctx).of(seq);
+  if (count.kind == Magnitude::Length) // bounded by what exists, when seq is small
+    return e && e->reach <= 256 ? std::nullopt
+                                : std::optional<std::string>(
+                                      "repeats a sequence ivc cannot size a length's number of times");
+  if (!count.value)
+    return "repeats a sequence a number of times ivc cannot bound";
+  int64_t n = *count.value;
+  if (n > MaxElements)
+    return "repeats a sequence " + std::to_string(n) + " times";
+  if (!e)
+    return n > MaxBlindRepetitions ? std::optional<std::string>(
+                                         "repeats a sequence ivc cannot size " +
+                                         std::to_string(n) + " times")
+                                   : std::nullopt;
+  double times = double(std::max<int64_t>(n, 0));
+  double length = e->length * times, reach = e->reach * times;
+  if (length > (e->text ? MaxFilledBytes : double(MaxElements)))
+    return "makes a sequence of " + std::to_string(int64_t(length)) +
+           (e->text ? " characters or bytes" : " items");
+  if (!e->text && reach > double(MaxElements))
+    return "makes a nested sequence that reaches " + std::to_string(int64_t(reach)) + " items";
+  return std::nullopt;
+}
+
 void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
   bool lSeq = isSequence(ctx, l), rSeq = isSequence(ctx, r);
   const Symbol *ls = symbolOf(ctx, l);
@@ -361,12 +472,23 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     return report(ctx, at, "squares an integer that its own rebinding grows");
   if (lSeq == rSeq)
     return;
-  Magnitude count = Sizer(ctx).of(lSeq ? r : l);
-  if (count.kind == Magnitude::Float || count.kind == Magnitude::Length ||
-      (count.value && *count.value <= MaxElements))
+  if (std::optional<std::string> why = unboundedRepetition(ctx, lSeq ? l : r, Sizer(ctx).of(lSeq ? r : l)))
+    report(ctx, at, *why);
+}
+
+/// `xs + ys` of sizes ivc evaluates, where the sum first passes the limit
+/// (`a + b + c` is judged once, where it crosses).
+void checkConcatenation(RuleContext &ctx, const Op &at) {
+  ExtentOf extent(ctx);
+  std::optional<Extent> sum = extent.of(&at);
+  if (!sum)
     return;
-  report(ctx, at, count.value ? "repeats a sequence " + std::to_string(*count.value) + " times"
-                             : "repeats a sequence a number of times ivc cannot bound");
+  double limit = sum->text ? MaxFilledBytes : double(MaxElements);
+  auto over = [&](const Extent &e) { return e.length > limit || (!e.text && e.reach > limit); };
+  std::optional<Extent> l = extent.of(at.operand(0)), r = extent.of(at.operand(1));
+  if (over(*sum) && l && r && !over(*l) && !over(*r))
+    report(ctx, at, "makes a sequence of " + std::to_string(int64_t(sum->length)) +
+                        (sum->text ? " characters or bytes" : " items"));
 }
 
 void checkBinary(Op &op, RuleContext &ctx) {
@@ -377,6 +499,8 @@ void checkBinary(Op &op, RuleContext &ctx) {
     checkPower(ctx, op, o, op.operand(0), op.operand(1));
   else if (o == "*")
     checkRepetition(ctx, op, op.operand(0), op.operand(1));
+  else if (o == "+" && op.is(OpKind::BinaryOp))
+    checkConcatenation(ctx, op);
 }
 
 /// A call's positional arguments, up to a `*args`.
@@ -503,6 +627,13 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
       return m.value ? "fills " + std::to_string(*m.value) + " bytes or characters"
                      : "fills a number of bytes or characters ivc cannot bound";
   }
+  // `sum(xss, [])` copies the running total at every item: quadratic.
+  if (callee.kind == ValueKind::Builtin && f == "sum")
+    if (const Op *start = argument(call, 1, "start"); start && isSequence(ctx, start)) {
+      std::optional<Extent> e = ExtentOf(ctx).of(argument(call, 0, "iterable"));
+      if (!e || e->length * e->reach > double(MaxElements))
+        return "concatenates sequences with 'sum', which copies the total at every item";
+    }
   if (callee.kind == ValueKind::Qualified &&
       isOneOf(f, {"math.factorial", "math.comb", "math.perm"}))
     for (const Op *a : args) {
