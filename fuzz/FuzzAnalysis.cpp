@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (const Diagnostic &d : analysis->diagnostics)
       if (!d.file && (d.range.begin.offset > d.range.end.offset || d.range.end.offset > size))
         std::abort();
-    std::string plan = printJson(planJson(*analysis));
+    std::string plan = planText(*analysis);
     if (plan.empty())
       std::abort();
   }

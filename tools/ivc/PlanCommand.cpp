@@ -19,7 +19,7 @@ int runPlan(const Options &opts) {
   auto analysis = analyzeFile(opts.inputs[0], opts);
   if (!analysis)
     return UsageOrIO;
-  llvm::outs() << printJson(planJson(*analysis));
+  writePlan(llvm::outs(), *analysis);
   return Clean;
 }
 

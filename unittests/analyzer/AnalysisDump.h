@@ -13,7 +13,7 @@ namespace ivc::test {
 // The plan (every mediator's facts and reasons) and every diagnostic with its
 // notes, fix-its and byte offsets.
 inline std::string dumpAnalysis(const Analysis &a) {
-  std::string out = printJson(planJson(a));
+  std::string out = planText(a);
   for (size_t i = 0; i < a.diagnostics.size(); ++i) {
     const Diagnostic &d = a.diagnostics[i];
     out += printJson(diagnosticJson(d, a.source(), a.suppressed[i]));

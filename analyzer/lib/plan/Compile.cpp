@@ -23,7 +23,7 @@ std::string compilePlan(std::string_view source, std::string_view filename,
   thread_local Engine engine;
   auto analysis = engine.analyze(
       std::make_shared<SourceFile>(std::string(filename), std::string(source)), ao);
-  return printJson(planJson(*analysis));
+  return planText(*analysis);
 }
 
 } // namespace ivc

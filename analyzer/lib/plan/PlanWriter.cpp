@@ -105,38 +105,53 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
   };
 }
 
+llvm::json::Value traceJson(const Analysis &a, const TraceRegion &t) {
+  llvm::json::Array mediators;
+  for (const Mediator &m : t.mediators)
+    mediators.push_back(mediatorJson(a, t, m, a.facts[t.index][m.index]));
+  return llvm::json::Object{
+      {"index", int64_t(t.index)},
+      {"kind", utf8(t.method)},
+      {"parent", t.parent < 0 ? llvm::json::Value(nullptr) : llvm::json::Value(int64_t(t.parent))},
+      {"receiver", utf8(t.receiver)},
+      {"tracer", t.tracerName.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(utf8(t.tracerName))},
+      {"range", rangeJson(t.range)},
+      {"mediators", std::move(mediators)},
+  };
+}
+
 } // namespace
 
-llvm::json::Value planJson(const Analysis &a) {
+void writePlan(llvm::raw_ostream &os, const Analysis &a) {
   const SourceFile &file = a.source();
   auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(file.text()));
-  llvm::json::Array traces;
-  for (const TraceRegion &t : a.parsed->traces) {
-    llvm::json::Array mediators;
-    for (const Mediator &m : t.mediators)
-      mediators.push_back(mediatorJson(a, t, m, a.facts[t.index][m.index]));
-    traces.push_back(llvm::json::Object{
-        {"index", int64_t(t.index)},
-        {"kind", utf8(t.method)},
-        {"parent", t.parent < 0 ? llvm::json::Value(nullptr) : llvm::json::Value(int64_t(t.parent))},
-        {"receiver", utf8(t.receiver)},
-        {"tracer", t.tracerName.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(utf8(t.tracerName))},
-        {"range", rangeJson(t.range)},
-        {"mediators", std::move(mediators)},
+  // One diagnostic or trace at a time: a JSON object costs kilobytes in
+  // memory, many times its text, and a notebook export has thousands.
+  // The keys are in the sorted order printJson gives an object.
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attributeArray("diagnostics", [&] {
+      for (size_t i = 0; i < a.diagnostics.size(); ++i)
+        j.value(diagnosticJson(a.diagnostics[i], file, a.suppressed[i]));
     });
-  }
-  llvm::json::Array diags;
-  for (size_t i = 0; i < a.diagnostics.size(); ++i)
-    diags.push_back(diagnosticJson(a.diagnostics[i], file, a.suppressed[i]));
-  return llvm::json::Object{
-      {"schema", std::string(PlanSchema)},
-      {"file", utf8(file.path())},
-      {"source_sha256", llvm::toHex(digest, true)},
-      {"policy", llvm::json::Object{{"name", utf8(a.policy.name)},
-                                    {"fingerprint", a.policy.fingerprint()}}},
-      {"diagnostics", std::move(diags)},
-      {"traces", std::move(traces)},
-  };
+    j.attribute("file", utf8(file.path()));
+    j.attribute("policy", llvm::json::Object{{"name", utf8(a.policy.name)},
+                                             {"fingerprint", a.policy.fingerprint()}});
+    j.attribute("schema", std::string(PlanSchema));
+    j.attribute("source_sha256", llvm::toHex(digest, true));
+    j.attributeArray("traces", [&] {
+      for (const TraceRegion &t : a.parsed->traces)
+        j.value(traceJson(a, t));
+    });
+  });
+  os << "\n";
+}
+
+std::string planText(const Analysis &a) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  writePlan(os, a);
+  return text;
 }
 
 std::string printJson(const llvm::json::Value &v) {

@@ -13,8 +13,10 @@ namespace ivc {
 
 inline constexpr std::string_view PlanSchema = "ivc-plan/v1";
 
-/// The plan of an analyzed file, whatever its verdicts.
-llvm::json::Value planJson(const Analysis &analysis);
+/// Writes the plan of an analyzed file, whatever its verdicts, as
+/// printJson would print it, holding one trace's JSON at a time.
+void writePlan(llvm::raw_ostream &os, const Analysis &analysis);
+std::string planText(const Analysis &analysis);
 
 /// Pretty-printed, deterministic JSON (sorted keys, two-space indent).
 std::string printJson(const llvm::json::Value &v);
