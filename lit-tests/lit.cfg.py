@@ -17,6 +17,7 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["NO_COLOR"] = "1"
 config.environment["TERM"] = "dumb"
 if config.ivc_sanitized:
+    config.available_features.add("asan")
     config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 

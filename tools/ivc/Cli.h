@@ -37,6 +37,9 @@ std::optional<int> parse(int argc, char **argv, Options &opts);
 /// failure prints `ivc: error: ...` and returns nothing.
 std::optional<std::string> readFile(const std::string &path);
 
+/// Makes allocation failures exit 2 with `ivc: error: out of memory`.
+void exitWhenOutOfMemory();
+
 int runDumpIr(const Options &opts);
 int runCheck(const Options &opts);
 int runPlan(const Options &opts);

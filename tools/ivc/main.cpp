@@ -27,6 +27,7 @@ int dispatch(Options &opts) {
 } // namespace
 
 int main(int argc, char **argv) {
+  exitWhenOutOfMemory();
   Options opts;
   if (std::optional<int> exit = parse(argc, argv, opts))
     return *exit;
