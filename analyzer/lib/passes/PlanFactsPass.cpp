@@ -12,6 +12,8 @@
 #include "ivc/support/Text.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 
@@ -61,6 +63,28 @@ private:
     return first != offsets.end() && range.contains(*first);
   }
 
+  /// The name ops that start a dotted receiver in the body (`self` of
+  /// `self.model.lm_head` under `with self.model.trace(...)`): the runtime
+  /// binds the receiver's path, so they read no value of the caller's.
+  static llvm::DenseSet<const Op *> receiverRoots(MediatorContext &ctx, const CodeUnit &body) {
+    llvm::DenseSet<const Op *> roots;
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    llvm::StringRef(ctx.trace.receiver).split(parts, '.');
+    if (parts.size() < 2)
+      return roots;
+    ctx.code.forEachOp(body, [&](Op *op) {
+      const Op *o = op;
+      for (size_t i = parts.size(); i-- > 1;) {
+        if (!o || !o->is(OpKind::Attribute) || llvm::StringRef(o->text) != parts[i])
+          return;
+        o = o->operand(0);
+      }
+      if (o && o->is(OpKind::Name) && llvm::StringRef(o->text) == parts[0])
+        roots.insert(o);
+    });
+    return roots;
+  }
+
   // Names the body reads without binding them, and the module-level names the
   // definitions it reaches read: a runtime binds them before running the code.
   void freeNames(MediatorContext &ctx) {
@@ -69,8 +93,11 @@ private:
     for (const CodeUnit &unit : ctx.code.units) {
       ValueAnalysis &values = *unit.context->values;
       bool body = unit.kind == CodeUnit::Kind::Mediator;
+      llvm::DenseSet<const Op *> roots;
+      if (body)
+        roots = receiverRoots(ctx, unit);
       ctx.code.forEachOp(unit, [&](Op *op) {
-        if (!op->is(OpKind::Name) || op->ctx != Ctx::Load)
+        if (!op->is(OpKind::Name) || op->ctx != Ctx::Load || roots.contains(op))
           return;
         NameResolution r = unit.context->scopes->resolve(op);
         if (r.kind == NameResolution::Kind::Builtin)

@@ -11,6 +11,7 @@ through a MediatorPort.
 import builtins
 import itertools
 import traceback
+import types
 
 import torch
 
@@ -73,6 +74,14 @@ def _savable(value):
 # plan's `saves`), so save() only has to return its receiver.
 if not hasattr(torch.Tensor, "save"):
     torch.Tensor.save = lambda self: self
+
+
+def _receiver(path, envoy):
+    """What the receiver's first name is bound to: the envoy, or for
+    `self.model` an object whose `model` is the envoy."""
+    for name in reversed(path.split(".") if path else []):
+        envoy = types.SimpleNamespace(**{name: envoy})
+    return envoy
 
 
 class Tree:
@@ -380,7 +389,8 @@ class Mediator:
             ns.update(job["values"])
             for name, module in job.get("imports", {}).items():
                 ns[name] = ns["__builtins__"]["__import__"](module, fromlist=("_",))
-            ns[job["receiver"]] = Envoy(self, "")
+            root, _, path = job["receiver"].partition(".")
+            ns[root] = _receiver(path, Envoy(self, ""))
             if job["tracer"]:
                 ns[job["tracer"]] = Tracer(self)
             for name, participants in job.get("barriers", {}).items():

@@ -141,7 +141,7 @@ def _parse(data):
         trace.tracer = _need(t, "tracer", str, where, default=None, allow_none=True)
         if trace.tracer is not None:
             _name(trace.tracer, f"{where}.tracer")
-            if trace.tracer == trace.receiver:
+            if trace.tracer == trace.receiver.partition(".")[0]:
                 raise PlanError(f"{where}.tracer: the same name as the receiver")
         trace.mediators = []
         for mi, m in enumerate(_need(t, "mediators", list, where)):
@@ -159,6 +159,13 @@ def _parse(data):
             med.reasons = _need(m, "reasons", list, mw, default=[])
             med.saves = _strings(m, "saves", mw)
             med.free_names = _strings(m, "free_names", mw)
+            root, dot, _ = trace.receiver.partition(".")
+            if dot and root in med.free_names:
+                # The runtime binds `self` of `self.model` to the receiver's
+                # path alone: nothing the caller gives can cross with it.
+                raise PlanError(f"{mw}: reads {root!r} other than as the receiver "
+                                f"{trace.receiver!r}; bind the model to a plain name "
+                                f"(model = {trace.receiver}) before the trace")
             med.modules = _need(m, "modules", list, mw, default=[])
             med.definitions = []
             for di, d in enumerate(_need(m, "definitions", list, mw, default=[])):

@@ -96,6 +96,29 @@ class Compile(unittest.TestCase):
         self.assertIn("IVC101", str(cm.exception))
         self.assertTrue(any(d.get("code") == "IVC101" for d in cm.exception.diagnostics))
 
+    def test_a_dotted_receiver_is_bound_in_both_tiers(self):
+        source = (
+            "class Probe:\n"
+            "    def run(self, ids):\n"
+            "        with self.model.trace(ids):\n"
+            "            h = self.model.transformer.h[1].output[0]\n"
+            "            self.model.transformer.h[1].output[0][:] = h * 2\n"
+            "            logits = self.model.lm_head.output.save()\n"
+        )
+        plan = ivc.compile(source, filename="probe.py")
+        self.assertEqual(plan.trace(0).mediators[0].free_names, [])
+        fast = self.rt.run(plan, self.model, [self.ids], {})
+        isolated = self.rt.run(plan, self.model, [self.ids], {}, tiers={0: "isolate"})
+        self.assertEqual([m.tier for m in (fast.mediators[0], isolated.mediators[0])],
+                         ["fast", "isolate"])
+        assert_same(self, fast.saves, isolated.saves)
+        expected = Hooked(self.model).replace(
+            "transformer.h.1", lambda out: (out[0] * 2,) + tuple(out[1:]))(self.ids)
+        self.assertTrue(torch.equal(fast["logits"], expected))
+        # `self` read otherwise is the caller's object, which cannot cross.
+        with self.assertRaisesRegex(ivc.PlanError, "reads 'self' other than as the receiver"):
+            ivc.compile(source.replace("h * 2", "h * self.scale"), filename="probe.py")
+
     def test_plan_from_another_policy_is_refused(self):
         plan = ivc.compile(FAST, filename="steer.py", policy="strict")
         with self.assertRaisesRegex(ivc.PlanError, "made under policy 'strict'"):
