@@ -441,20 +441,21 @@ std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
   if (count.kind == Magnitude::Float)
     return std::nullopt; // a TypeError
   std::optional<Extent> e = ExtentOf(ctx).of(seq);
-  if (count.kind == Magnitude::Length) // bounded by what exists, when seq is small
-    return e && e->reach <= 256 ? std::nullopt
-                                : std::optional<std::string>(
-                                      "repeats a sequence ivc cannot size a length's number of times");
+  if (count.kind == Magnitude::Length) { // bounded by what exists, when seq is small
+    if (e && e->reach <= 256)
+      return std::nullopt;
+    return "repeats a sequence ivc cannot size a length's number of times";
+  }
   if (!count.value)
     return "repeats a sequence a number of times ivc cannot bound";
   int64_t n = *count.value;
   if (n > MaxElements)
     return "repeats a sequence " + std::to_string(n) + " times";
-  if (!e)
-    return n > MaxBlindRepetitions ? std::optional<std::string>(
-                                         "repeats a sequence ivc cannot size " +
-                                         std::to_string(n) + " times")
-                                   : std::nullopt;
+  if (!e) {
+    if (n <= MaxBlindRepetitions)
+      return std::nullopt;
+    return "repeats a sequence ivc cannot size " + std::to_string(n) + " times";
+  }
   double times = double(std::max<int64_t>(n, 0));
   double length = e->length * times, reach = e->reach * times;
   if (length > (e->text ? MaxFilledBytes : double(MaxElements)))
@@ -472,23 +473,24 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     return report(ctx, at, "squares an integer that its own rebinding grows");
   if (lSeq == rSeq)
     return;
-  if (std::optional<std::string> why = unboundedRepetition(ctx, lSeq ? l : r, Sizer(ctx).of(lSeq ? r : l)))
+  Magnitude count = Sizer(ctx).of(lSeq ? r : l);
+  if (std::optional<std::string> why = unboundedRepetition(ctx, lSeq ? l : r, count))
     report(ctx, at, *why);
 }
 
 /// `xs + ys` of sizes ivc evaluates, where the sum first passes the limit
 /// (`a + b + c` is judged once, where it crosses).
 void checkConcatenation(RuleContext &ctx, const Op &at) {
-  ExtentOf extent(ctx);
-  std::optional<Extent> sum = extent.of(&at);
-  if (!sum)
+  std::optional<Extent> l = ExtentOf(ctx).of(at.operand(0));
+  std::optional<Extent> r = ExtentOf(ctx).of(at.operand(1));
+  if (!l || !r)
     return;
-  double limit = sum->text ? MaxFilledBytes : double(MaxElements);
+  Extent sum{l->length + r->length, l->reach + r->reach, l->text};
+  double limit = sum.text ? MaxFilledBytes : double(MaxElements);
   auto over = [&](const Extent &e) { return e.length > limit || (!e.text && e.reach > limit); };
-  std::optional<Extent> l = extent.of(at.operand(0)), r = extent.of(at.operand(1));
-  if (over(*sum) && l && r && !over(*l) && !over(*r))
-    report(ctx, at, "makes a sequence of " + std::to_string(int64_t(sum->length)) +
-                        (sum->text ? " characters or bytes" : " items"));
+  if (over(sum) && !over(*l) && !over(*r))
+    report(ctx, at, "makes a sequence of " + std::to_string(int64_t(sum.length)) +
+                        (sum.text ? " characters or bytes" : " items"));
 }
 
 void checkBinary(Op &op, RuleContext &ctx) {
