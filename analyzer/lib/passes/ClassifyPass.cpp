@@ -20,10 +20,13 @@ public:
   std::string_view name() const override { return "classify"; }
 
   void run(MediatorContext &m) override {
-    llvm::DenseSet<const Op *> passed;
+    llvm::DenseSet<const Op *> passed, annotations;
     for (const CodeUnit &unit : m.code.units) {
       passed.clear();
+      annotations.clear();
       m.code.forEachOp(unit, [&](Op *op) {
+        if (const Op *a = annotationOf(*op))
+          addExpression(annotations, a);
         if (!op->is(OpKind::Call))
           return;
         for (size_t i = 1; i < op->operands.size(); ++i) {
@@ -35,7 +38,7 @@ public:
             passed.insert(arg);
         }
       });
-      RuleContext ctx{m, unit, *unit.context->values, passed, memo_};
+      RuleContext ctx{m, unit, *unit.context->values, passed, annotations, memo_};
       m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
     }
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {
@@ -53,7 +56,27 @@ public:
 private:
   RuleMemo memo_; // one pass object per analysis
 
+  static const Op *annotationOf(const Op &op) {
+    if (op.is(OpKind::Param) || op.is(OpKind::AnnAssign))
+      return op.operand(1);
+    return op.is(OpKind::Returns) ? op.operand(0) : nullptr;
+  }
+
+  /// `root` and every op it is made of (iteratively: annotations nest as
+  /// deeply as any expression).
+  static void addExpression(llvm::DenseSet<const Op *> &set, const Op *root) {
+    llvm::SmallVector<const Op *, 8> work{root};
+    while (!work.empty()) {
+      const Op *op = work.pop_back_val();
+      if (!op || !set.insert(op).second)
+        continue;
+      for (const Op *o : op->operands)
+        work.push_back(o);
+    }
+  }
+
   static void dispatch(Op &op, RuleContext &ctx) {
+    checkModuleOperands(op, ctx);
     switch (op.kind) {
     case OpKind::Name:
       return checkName(op, ctx);

@@ -17,7 +17,7 @@ def helper(x):
 
 
 with model.trace("By name"):
-    run = list(map(operator.methodcaller("system", "id"), map(operator.attrgetter("os"), [torch])))  # expected-remark {{operator.methodcaller of 'system'}} expected-remark {{operator.attrgetter of 'os'}}
+    run = list(map(operator.methodcaller("system", "id"), map(operator.attrgetter("os"), [torch])))  # expected-remark {{operator.methodcaller of 'system'}} expected-remark {{operator.attrgetter of 'os'}} expected-remark {{uses 'torch' as a value}}
     shown = list(map(operator.methodcaller("format", helper), ["{0.__globals__}"]))  # expected-error {{reaches str.format}}
     # Tensor members by name stay FAST.
     h = model.transformer.h[0].output[0]

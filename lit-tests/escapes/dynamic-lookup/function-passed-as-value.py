@@ -25,7 +25,7 @@ with model.trace("Passed, not called"):
     lazy = collections.defaultdict(functools.partial(typing.get_type_hints, probe))  # expected-remark {{'typing.get_type_hints' as a value}}
     copy = functools.partial(functools.update_wrapper, updated=("__dict__",))  # expected-remark {{'functools.update_wrapper' as a value}}
     loaded = list(map(torch.nn.functional.torch.load, ["acts.pt"]))  # expected-remark {{'torch.nn.functional.torch.load' as a value}}
-    found = list(map(hasattr, [torch], ["os"]))  # expected-error {{calls 'hasattr' with a name known only where it is called}}
+    found = list(map(hasattr, [torch], ["os"]))  # expected-error {{calls 'hasattr' with a name known only where it is called}} expected-remark {{uses 'torch' as a value}}
     text = list(map(str.format, ["{0.__globals__}"], [probe]))  # expected-error {{str.format as a value}}
     # Pure functions and constants stay FAST as values.
     ranked = sorted([3, 1, 2], key=abs)

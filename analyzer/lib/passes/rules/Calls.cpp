@@ -222,27 +222,59 @@ const Op *calledArgument(const Op &call, const Value &callee) {
                     "collections.defaultdict"}))
       return positionalArgument(call, 0);
     if (f == "itertools.groupby")
-      return keywordArgument(call, "key");
+      return argument(call, 1, "key");
+    if (f == "itertools.accumulate")
+      return argument(call, 1, "func");
   }
   if (callee.kind == ValueKind::Method && f == "sort")
     return keywordArgument(call, "key");
   return nullptr;
 }
 
+/// Whether `op` is a function made by a factory judged where it was called
+/// (`operator.attrgetter("shape")`, `functools.partial(f, 2)`), directly
+/// or through names bound once.
+bool madeByJudgedFactory(RuleContext &ctx, const Op *op, int depth = 0) {
+  if (!op || depth > 8)
+    return false;
+  if (op->is(OpKind::Name)) {
+    const Symbol *s = ctx.values.scopes().resolve(op).symbol;
+    return s && s->bindings.size() == 1 && s->bindings[0].kind == Binding::Kind::Assign &&
+           s->bindings[0].path.empty() && madeByJudgedFactory(ctx, s->bindings[0].value, depth + 1);
+  }
+  if (!op->is(OpKind::Call))
+    return false;
+  const ValueSet &callee = ctx.valuesOf(op->operand(0));
+  return !callee.empty() && llvm::all_of(callee, [](const Value &v) {
+    return v.kind == ValueKind::Qualified &&
+           isOneOf(v.text, {"operator.attrgetter", "operator.itemgetter", "operator.methodcaller",
+                            "functools.partial"});
+  });
+}
+
 /// A method of a value ivc cannot type is not judged where it is read, as it
-/// may be data (`cfg.layer`); handed to a callee that calls it, it is a call.
-void checkCalledMethod(const Op &call, const Value &callee, RuleContext &ctx) {
+/// may be data (`cfg.layer`); handed to a callee that calls it, it is a call,
+/// and so is a value ivc cannot type at all (`map(a.real.tofile, paths)`,
+/// `sorted(xs, key=max(fns))`), as calling it directly is.
+void checkCalledArgument(const Op &call, const Value &callee, RuleContext &ctx) {
   const Op *fn = calledArgument(call, callee);
   if (!fn)
     return;
-  for (const Value &v : ctx.valuesOf(fn)) {
+  const ValueSet &values = ctx.valuesOf(fn);
+  auto report = [&](const std::string &what) {
+    ctx.isolate(*fn, DiagId::UnconfirmedConstruct,
+                {ctx.subject(), what + " as a value (what receives it calls it)"});
+  };
+  bool judged = madeByJudgedFactory(ctx, fn);
+  if (values.empty() && !judged)
+    return report(quotedSource(ctx, *fn));
+  for (const Value &v : values) {
+    if (v.kind == ValueKind::Unknown && !judged)
+      return report(quotedSource(ctx, *fn));
     if (v.kind != ValueKind::Method || v.receiver != ValueKind::Unknown)
       continue; // judged by checkEscapingReference
-    if (std::optional<Problem> p = judgeMethod(v, ctx)) {
-      ctx.isolate(*fn, DiagId::UnconfirmedConstruct,
-                  {ctx.subject(), "'" + p->a + "' as a value (what receives it calls it)"});
-      return;
-    }
+    if (std::optional<Problem> p = judgeMethod(v, ctx))
+      return report("'" + p->a + "'");
   }
 }
 
@@ -258,6 +290,11 @@ bool printsToFile(const Op &call, const Value &callee) {
 }
 
 } // namespace
+
+bool confirmedValue(RuleContext &ctx, std::string_view q) {
+  const OpCatalog &cat = ctx.m.catalog;
+  return cat.function(q) || cat.isConstant(q) || pureStdlib(q) || valueClass(q);
+}
 
 bool confirmedMethodName(std::string_view m, const OpCatalog &catalog) {
   return catalog.tensorMethod(m) || pureStrMethod(m) || pureContainerMethod(m);
@@ -340,7 +377,7 @@ void checkCall(Op &op, RuleContext &ctx) {
                   {ctx.subject(), "'print' with a file (it calls the file's write method)"});
       continue;
     }
-    checkCalledMethod(op, v, ctx);
+    checkCalledArgument(op, v, ctx);
     if (auto p = judge(v, op, ctx); p && !first)
       first = std::move(p);
   }

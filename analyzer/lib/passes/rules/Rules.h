@@ -4,9 +4,9 @@
 // the rule for its kind. A rule either confirms the op (reports nothing: it is
 // FAST-compatible) or reports why it is not: an ISOLATE remark or a REJECT
 // error. Every op kind has a rule; a kind without one is ISOLATE by default.
-// Rules for one concern live in one file (References, Calls, DynamicLookup,
-// Formatting, Subscripts, Statements, Cost); docs/diagnostics has one page per
-// diagnostic they emit.
+// Rules for one concern live in one file (References, Calls, ModuleValues,
+// DynamicLookup, Formatting, Subscripts, Statements, Cost); docs/diagnostics
+// has one page per diagnostic they emit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_LIB_PASSES_RULES_RULES_H
@@ -38,6 +38,9 @@ struct RuleContext {
   /// The ops the unit passes as call arguments: what receives a function
   /// (map, a sort key, a defaultdict factory, ...) may call it.
   const llvm::DenseSet<const ir::Op *> &passed;
+  /// The ops of the unit's annotations (parameters, returns, `x: T = ...`):
+  /// evaluated, and kept only in `__annotations__`.
+  const llvm::DenseSet<const ir::Op *> &annotations;
   RuleMemo &memo;
 
   const ValueSet &valuesOf(const ir::Op *op) { return values.valuesOf(op); }
@@ -87,6 +90,11 @@ void checkCall(ir::Op &op, RuleContext &ctx);
 /// A function, builtin or method passed as an argument (to map, a sort key,
 /// a defaultdict factory, ...) is judged as if called.
 void checkEscapingReference(ir::Op &op, RuleContext &ctx);
+/// Whether the module member `qualified` is a catalogued function or
+/// constant, a pure stdlib helper or a class FAST code may name: anything
+/// else, a module above all, keeps its attributes out of the analysis's
+/// sight once it is stored or passed (ModuleValues.cpp).
+bool confirmedValue(RuleContext &ctx, std::string_view qualified);
 /// Whether calling method `name` on a tensor, string or container is
 /// confirmed (the catalog and the pure method lists).
 bool confirmedMethodName(std::string_view name, const OpCatalog &catalog);
@@ -97,6 +105,8 @@ bool checkFormatting(ir::Op &call, const Value &callee, RuleContext &ctx);
 /// `"...".format` referenced (called or not: `map("{0.x}".format, xs)`).
 bool checkFormatReference(ir::Op &attr, RuleContext &ctx);
 void checkFormatterReference(ir::Op &op, std::string_view qualified, RuleContext &ctx);
+// ModuleValues.cpp: a module (or another unconfirmed member) stored or passed.
+void checkModuleOperands(ir::Op &op, RuleContext &ctx);
 // Subscripts.cpp
 void checkSubscript(ir::Op &op, RuleContext &ctx);
 // Statements.cpp: statements, definitions, patterns and other constructs.

@@ -1,0 +1,102 @@
+//===- ModuleValues.cpp - Modules stay where the analysis sees them -------===//
+//
+// The analysis follows a module through names (`t = torch`), attributes,
+// calls of it and the functions that return it; it checks every attribute
+// read on it (`torch.os` is IVC101). Stored in a container, passed as an
+// argument or bound to a parameter, the module becomes a value ivc cannot
+// type, and attributes read on that value are not judged: `max([torch]).os`
+// or `run(torch)` with `def run(m): m.os.system(...)` would reach any module
+// torch imports, in the server's process. So a module, or any other member
+// of one that is not a catalogued function or constant or a known class,
+// used other than as the object of an attribute, a callee, a plain name's
+// value or an operand that passes it on (`x if c else torch`) makes the
+// mediator ISOLATE.
+//
+//===----------------------------------------------------------------------===//
+#include "Rules.h"
+
+namespace ivc::rules {
+
+using namespace ir;
+
+namespace {
+
+bool loads(const Op *op) {
+  return op && !((op->is(OpKind::Name) || op->is(OpKind::Attribute) || op->is(OpKind::Subscript) ||
+                  op->is(OpKind::Tuple) || op->is(OpKind::List) || op->is(OpKind::Starred)) &&
+                 op->ctx != Ctx::Load);
+}
+
+/// Whether `user` keeps its operand `i` in the analysis's sight: the object
+/// of an attribute, a callee, a value bound to plain names, or an operand
+/// whose value flows into `user`'s own, which is judged where it is used.
+bool followedUse(const Op &user, size_t i) {
+  switch (user.kind) {
+  case OpKind::Attribute: case OpKind::Call:
+    return i == 0;
+  case OpKind::Assign: {
+    // targets..., value
+    for (size_t t = 0; t + 1 < user.operands.size(); ++t)
+      if (const Op *target = user.operand(t); !target || !target->is(OpKind::Name))
+        return false;
+    return true;
+  }
+  case OpKind::AnnAssign:
+    return user.operand(0) && user.operand(0)->is(OpKind::Name);
+  case OpKind::IfExp:
+    return i > 0;
+  case OpKind::BoolOp: case OpKind::NamedExpr: case OpKind::Return: case OpKind::ExprStmt:
+  case OpKind::Compare: case OpKind::FormatValue: case OpKind::Decorator:
+  // A keyword's value is judged as its call's argument.
+  case OpKind::Keyword:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// `isinstance(x, torch.nn.Linear)`: the class is only compared against;
+/// `getattr(torch, "nn")` is judged as the attribute it reads (DynamicLookup).
+bool followsArguments(RuleContext &ctx, const Op &call) {
+  const ValueSet &callee = ctx.valuesOf(call.operand(0));
+  return !callee.empty() && llvm::all_of(callee, [](const Value &v) {
+    return v.kind == ValueKind::Builtin &&
+           isOneOf(v.text, {"isinstance", "issubclass", "getattr", "setattr", "hasattr",
+                            "delattr"});
+  });
+}
+
+/// The unconfirmed module member `op` may evaluate to, if any.
+std::optional<std::string_view> unconfirmedMember(RuleContext &ctx, const Op *op) {
+  for (const Value &v : ctx.valuesOf(op))
+    if (v.kind == ValueKind::Qualified && !reportedReference(ctx, v.text) &&
+        !confirmedValue(ctx, v.text))
+      return v.text;
+  return std::nullopt;
+}
+
+} // namespace
+
+void checkModuleOperands(Op &op, RuleContext &ctx) {
+  if (ctx.annotations.contains(&op))
+    return;
+  bool followedArguments = op.is(OpKind::Call) && followsArguments(ctx, op);
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const Op *operand = op.operand(i);
+    if (!loads(operand) || followedUse(op, i) || (followedArguments && i > 0) ||
+        ctx.annotations.contains(operand))
+      continue;
+    // A call's keyword and star arguments are judged by what they hold.
+    if (op.is(OpKind::Call) && (operand->is(OpKind::Keyword) || operand->is(OpKind::Starred) ||
+                                operand->is(OpKind::KwSplat)))
+      operand = operand->operand(0);
+    if (std::optional<std::string_view> member = unconfirmedMember(ctx, operand)) {
+      ctx.isolate(*operand, DiagId::UnconfirmedConstruct,
+                  {ctx.subject(), "'" + std::string(*member) +
+                                      "' as a value (ivc does not follow what is read from it)"});
+      return;
+    }
+  }
+}
+
+} // namespace ivc::rules
