@@ -157,6 +157,18 @@ with model.trace("tensor factories with constant shapes"):
     t8 = zeros([1 << 20, 1 << 10])  # expected-remark {{allocates a tensor of 1073741824 elements}}
 
 
+with model.trace("tensor methods and factories of constant sizes"):
+    h = model.transformer.h[0].output[0]
+    w1 = torch.zeros(2**28, dtype=torch.float64)  # expected-remark {{allocates a tensor of 268435456 elements of 8 bytes}}
+    w2 = torch.zeros(*[2**15, 2**15]) + torch.zeros(torch.Size([2**15, 2**15]))  # expected-remark {{'torch.zeros(*[2**15, 2**15])' allocates a tensor of 1073741824 elements}} expected-remark {{'torch.zeros(torch.Size([2**15, 2**15]))' allocates}}
+    w3 = torch.hann_window(2**30) + torch.tril_indices(2**15, 2**15)  # expected-remark {{'torch.hann_window(2**30)' allocates a tensor of 1073741824 elements}} expected-remark {{'torch.tril_indices(2**15, 2**15)' allocates a tensor of 2147483648 elements}}
+    base = torch.zeros(2**27)
+    w4 = base.repeat(16)  # expected-remark {{'base.repeat(16)' makes a tensor of 2147483648 elements}}
+    w5 = h.new_zeros(2**30)  # expected-remark {{'h.new_zeros(2**30)' makes a tensor of 1073741824 elements}}
+    w6 = h.expand(2**18, 8, 768)  # expected-remark {{'h.expand(2**18, 8, 768)' makes a tensor of 1610612736 elements}}
+    w7 = h.repeat(2**18, 1, 1)  # expected-remark {{'h.repeat(2**18, 1, 1)' repeats a tensor 262144 times}}
+
+
 def grow(base, times):
     return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
 

@@ -5,7 +5,8 @@
 # walks (the loop releases the interpreter lock) or that nothing iterates
 # (`len`, `in`), unpacking a range of a length, loops that extend
 # another list than the one they iterate, and tensors of constant shapes up
-# to 2^28 elements or of shapes taken from activations; comprehensions over
+# to 1 GiB (2^28 float32 elements, fewer of wider dtypes; also repeated or
+# expanded) or of shapes taken from activations; comprehensions over
 # ranges of lengths ivc cannot size; a trace in a loop that extends the
 # loop's list (the loop runs the mediator again).
 # Expected: every mediator FAST.
@@ -75,6 +76,9 @@ with model.trace("tensor factories"):
     noise = torch.randn(h.shape) + torch.zeros(*h.shape) + torch.ones(len(h), 768)
     steer = torch.zeros(4096, 4096, dtype=torch.float16)[0, :768] + torch.randn(size=(1 << 14, 1 << 14))[0, :768]
     picks = torch.randint(0, 10, (16,)) + torch.arange(16) + torch.linspace(0, 1, 16)
+    wide = torch.zeros(1 << 26, dtype=torch.float64)[:16] + torch.hann_window(400)[:16]
+    grown = h.new_zeros(h.shape) + h.expand(4, -1, -1)[0] + h.repeat(2, 1, 1)[0]
+    tiled = torch.zeros(1 << 20).repeat(64)[:16] + torch.zeros(*[16])
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
 
 # A loop around a trace runs the mediator again; inside it, nothing loops.
