@@ -3,7 +3,9 @@
 # mediator here is ISOLATE, where a worker's limits and deadline apply.
 # interventions/fast-bounded-arithmetic.py has what stays FAST.
 # RUN: %ivc check --verify %s
+import functools
 import math
+import operator
 
 import torch
 from nnsight import LanguageModel
@@ -155,6 +157,17 @@ with model.trace("tensor factories with constant shapes"):
     t6 = torch.randint(0, 10, (1 << 29,))  # expected-remark {{allocates a tensor of 536870912 elements}}
     t7 = torch.linspace(0, 1, steps=10**10)  # expected-remark {{allocates a tensor of 10000000000 elements}}
     t8 = zeros([1 << 20, 1 << 10])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+
+
+with model.trace("products, modular powers and operators handed on"):
+    third = 3**2**19
+    squared = third * third  # expected-remark {{'third * third' multiplies integers into one of up to 2097152 bits}}
+    wrapped = int(3**2**19) ** 64  # expected-remark {{'int(3**2**19) ** 64' computes an integer of up to 67108864 bits}}
+    modular = pow(3, 2**64, 3**2**18 - 2)  # expected-remark {{computes a modular power with a 524289-bit modulus and a 128-bit exponent}}
+    named = operator.pow(3, 10**8)  # expected-remark {{'operator.pow(3, 10**8)' computes an integer of up to 200000000 bits}}
+    padded = operator.mul("a", 2**32)  # expected-remark {{repeats a sequence 4294967296 times}}
+    mapped = list(map(pow, [3], [10**8]))  # expected-remark {{'map(pow, [3], [10**8])' hands 'pow' to a callee that applies it to values ivc does not size}}
+    reduced = functools.reduce(operator.mul, range(1, 2**17))  # expected-remark {{hands 'operator.mul' to a callee}}
 
 
 with model.trace("tensor methods and factories of constant sizes"):

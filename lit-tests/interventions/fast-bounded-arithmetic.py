@@ -38,6 +38,7 @@ with model.trace("tensors and floats"):
 with model.trace("constants"):
     k = 3
     sizes = (2**10, 10**k, 1 << 20, pow(2, 10**30, 7), math.factorial(20), math.comb(50, 25))
+    rsa = pow(2, 65537, 2**4096 - 1) + (2**4096) * (2**4096) + int(2**64) ** 2
     rule = "-" * 80
     zeros = [0] * 4096
     grid = [[0] * 2**10] * 2**10 + [[1] * 2**10] * 2**10
