@@ -170,6 +170,29 @@ with model.trace("products, modular powers and operators handed on"):
     reduced = functools.reduce(operator.mul, range(1, 2**17))  # expected-remark {{hands 'operator.mul' to a callee}}
 
 
+with model.trace("format widths and precisions"):
+    f1 = "{:>{}}".format("", 10**10)  # expected-remark {{'"{:>{}}".format("", 10**10)' formats a field of a width or precision beyond 2^28}}
+    f2 = f"{'':>{10**10}}"  # expected-remark {{formats a field of a width or precision beyond 2^28}}
+    f3 = "%*d" % (10**10, 1)  # expected-remark {{'"%*d" % (10**10, 1)' formats a field}}
+    f4 = format("", ">2000000000") + "%.2000000000f" % 1.0  # expected-remark {{'format("", ">2000000000")' formats a field}} expected-remark {{'"%.2000000000f" % 1.0' formats a field}}
+    f5 = f"{1.0:.2000000000f}"  # expected-remark {{formats a field of a width or precision beyond 2^28}}
+    f6 = str.ljust("", 2**32)  # expected-remark {{'str.ljust("", 2**32)' fills 4294967296 bytes or characters}}
+
+
+with model.trace("products of ranges and doubling by rebinding"):
+    p1 = math.prod(range(1, 2**18))  # expected-remark {{'math.prod(range(1, 2**18))' multiplies the integers of a range longer than 2^14 in one call}}
+    p2 = math.lcm(*range(1, 2**18))  # expected-remark {{multiplies the integers of a range}}
+    nest = [0]
+    for _ in range(60):
+        nest = (nest, nest)  # expected-remark {{'(nest, nest)' nests a sequence in itself twice, which its rebinding doubles}}
+    text = "ab"
+    for _ in range(32):
+        text = text + text  # expected-remark {{'text + text' doubles a sequence that its own rebinding grows}}
+    cells = [1]
+    for _ in range(32):
+        cells *= 2  # expected-remark {{'cells *= 2' repeats a sequence at every turn of a loop}}
+
+
 with model.trace("tensor methods and factories of constant sizes"):
     h = model.transformer.h[0].output[0]
     w1 = torch.zeros(2**28, dtype=torch.float64)  # expected-remark {{allocates a tensor of 268435456 elements of 8 bytes}}

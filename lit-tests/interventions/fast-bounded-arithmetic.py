@@ -39,6 +39,14 @@ with model.trace("constants"):
     k = 3
     sizes = (2**10, 10**k, 1 << 20, pow(2, 10**30, 7), math.factorial(20), math.comb(50, 25))
     rsa = pow(2, 65537, 2**4096 - 1) + (2**4096) * (2**4096) + int(2**64) ** 2
+    shown = "{:>8} {}".format("a", 10**12) + "%5.2f %d" % (1.5, 10**12) + f"{k:>10}" + format(3.0, ".3f")
+    small = math.prod(range(1, 20)) + math.prod([2, 3])
+    pair = (1, 2)
+    pair = (pair, 3)
+    log = ""
+    for i in range(3):
+        log = log + str(i)
+        log += "x"
     rule = "-" * 80
     zeros = [0] * 4096
     grid = [[0] * 2**10] * 2**10 + [[1] * 2**10] * 2**10

@@ -87,16 +87,17 @@ private:
       return checkCost(op, ctx);
     case OpKind::BinaryOp: case OpKind::AugAssign: case OpKind::Starred:
     case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
+    case OpKind::List: case OpKind::Tuple: case OpKind::FormatValue:
       return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
     // Values and operators: confirmed as they are; their operands have rules of their own.
     case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
     case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
-    case OpKind::Ellipsis: case OpKind::FString: case OpKind::FormatValue: case OpKind::Slice:
+    case OpKind::Ellipsis: case OpKind::FString: case OpKind::Slice:
     case OpKind::UnaryOp: case OpKind::BoolOp: case OpKind::Compare:
-    case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::List:
-    case OpKind::Tuple: case OpKind::Set: case OpKind::Dict: case OpKind::GeneratorExp:
+    case OpKind::IfExp: case OpKind::NamedExpr:
+    case OpKind::Set: case OpKind::Dict: case OpKind::GeneratorExp:
     case OpKind::Lambda:
     case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Param: case OpKind::Returns:
     case OpKind::WithItem: case OpKind::CompIf: case OpKind::CompYield:

@@ -306,11 +306,24 @@ const Op *statementOf(const Op &op) {
   return nullptr;
 }
 
+/// How many of a display's items read `self`.
+int selfReferences(RuleContext &ctx, const Op &display, const Symbol *self) {
+  int refs = 0;
+  for (const Op *item : display.operands)
+    refs += item && symbolOf(ctx, item) == self;
+  return refs;
+}
+
 /// Whether a binding makes its name from a power, shift or square (`x = x ** 2`,
 /// `x <<= 8`, `x *= x`): rebinding such a name compounds its size, in a loop
 /// or line after line, where ivc sizes only names bound once.
 bool growthBinding(RuleContext &ctx, const Binding &b) {
   const Op *v = b.kind == Binding::Kind::AugAssign && b.site ? statementOf(*b.site) : b.value;
+  if (v && (v->is(OpKind::Tuple) || v->is(OpKind::List))) {
+    // `x = (x, x)`: each rebinding doubles what a walk of x visits.
+    const Symbol *self = symbolOf(ctx, b.site);
+    return self && selfReferences(ctx, *v, self) >= 2;
+  }
   if (!v || !(v->is(OpKind::BinaryOp) || v->is(OpKind::AugAssign)))
     return false;
   std::string_view o = v->text;
@@ -319,7 +332,7 @@ bool growthBinding(RuleContext &ctx, const Binding &b) {
   if (o == "**" || o == "<<")
     return true;
   const Symbol *l = symbolOf(ctx, v->operand(0));
-  return o == "*" && l && l == symbolOf(ctx, v->operand(1));
+  return (o == "*" || o == "+") && l && l == symbolOf(ctx, v->operand(1));
 }
 
 /// Whether the name `base` reads may hold an integer that compounds: it is
@@ -500,9 +513,79 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     report(ctx, at, *why);
 }
 
+/// A width or precision beyond the fill limit written in a format string or
+/// spec (`'%.2000000000f'`, `f'{x:>2000000000}'`).
+bool hasWideField(std::string_view text) {
+  double run = 0;
+  for (char c : text) {
+    run = std::isdigit(static_cast<unsigned char>(c)) ? run * 10 + (c - '0') : 0;
+    if (run > MaxFilledBytes)
+      return true;
+  }
+  return false;
+}
+
+/// Whether `op` may be an integer beyond the fill limit: a width or
+/// precision given as a value (`'{:>{}}'.format('', 10**10)`).
+bool wideNumber(RuleContext &ctx, const Op *op) {
+  Magnitude m = Sizer(ctx).of(op);
+  return m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28);
+}
+
+/// An f-string field's spec: its text and the values nested in it.
+bool wideSpec(RuleContext &ctx, const Op *spec) {
+  if (!spec)
+    return false;
+  for (const Op *part : spec->operands) {
+    if (part && part->is(OpKind::Str) && hasWideField(part->text))
+      return true;
+    if (part && part->is(OpKind::FormatValue) && wideNumber(ctx, part->operand(0)))
+      return true;
+  }
+  return false;
+}
+
+/// Whether a `str.format` string nests a field in another's spec
+/// (`{:>{}}`): a width or precision taken from the arguments.
+bool nestsFields(std::string_view text) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') {
+      if (depth == 0 && i + 1 < text.size() && text[i + 1] == '{') {
+        ++i; // an escaped brace
+        continue;
+      }
+      if (++depth > 1)
+        return true;
+    } else if (text[i] == '}' && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+/// `fmt % args` and `fmt.format(*args)`: widths and precisions written in
+/// the format or taken from the arguments (`%*d`, `{:>{}}`): then an
+/// argument ivc sizes beyond the limit may be one.
+bool wideFormat(RuleContext &ctx, const Op *format, const std::vector<const Op *> &args,
+                bool percent) {
+  std::optional<std::string_view> text = knownString(ctx, format);
+  if (text && hasWideField(*text))
+    return true;
+  bool takesWidths =
+      !text || (percent ? text->find('*') != std::string_view::npos : nestsFields(*text));
+  return takesWidths && llvm::any_of(args, [&](const Op *a) { return wideNumber(ctx, a); });
+}
+
 /// `xs + ys` of sizes ivc evaluates, where the sum first passes the limit
 /// (`a + b + c` is judged once, where it crosses).
 void checkConcatenation(RuleContext &ctx, const Op &at) {
+  const Symbol *ls = symbolOf(ctx, at.operand(0));
+  if (ls && ls == symbolOf(ctx, at.operand(1)) && compounds(ctx, at.operand(0)) &&
+      llvm::any_of(ls->bindings, [&](const Binding &b) {
+        return b.kind == Binding::Kind::Assign && isSequence(ctx, b.value);
+      }))
+    return report(ctx, at, "doubles a sequence that its own rebinding grows");
   std::optional<Extent> l = ExtentOf(ctx).of(at.operand(0));
   std::optional<Extent> r = ExtentOf(ctx).of(at.operand(1));
   if (!l || !r)
@@ -525,6 +608,14 @@ void checkBinary(Op &op, RuleContext &ctx) {
     checkRepetition(ctx, op, op.operand(0), op.operand(1));
   else if (o == "+" && op.is(OpKind::BinaryOp))
     checkConcatenation(ctx, op);
+  else if (o == "%" && op.is(OpKind::BinaryOp) && isSequence(ctx, op.operand(0))) {
+    const Op *rhs = op.operand(1);
+    std::vector<const Op *> args{rhs};
+    if (rhs && rhs->is(OpKind::Tuple))
+      args.assign(rhs->operands.begin(), rhs->operands.end());
+    if (wideFormat(ctx, op.operand(0), args, true))
+      report(ctx, op, "formats a field of a width or precision beyond 2^28");
+  }
 }
 
 /// `pow(b, e, m)`: about one multiplication modulo m per bit of e, each
@@ -680,8 +771,32 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
   const Op *size = nullptr;
   if (callee.kind == ValueKind::Builtin && isOneOf(f, {"bytes", "bytearray"}) && args.size() == 1)
     size = args[0];
+  // `str.ljust(s, n)` takes the string first.
   if (callee.kind == ValueKind::Method && isOneOf(f, {"ljust", "rjust", "center", "zfill"}))
-    size = argument(call, 0, "width");
+    size = argument(call, callee.receiver == ValueKind::Builtin ? 1 : 0, "width");
+  const Op *attr = call.operand(0);
+  if (callee.kind == ValueKind::Method && isOneOf(f, {"format", "format_map"}) && attr &&
+      attr->is(OpKind::Attribute) && wideFormat(ctx, attr->operand(0), args, false))
+    return "formats a field of a width or precision beyond 2^28";
+  if (callee.kind == ValueKind::Builtin && f == "format")
+    if (std::optional<std::string_view> spec = knownString(ctx, argument(call, 1, "format_spec"));
+        spec && hasWideField(*spec))
+      return "formats a field of a width or precision beyond 2^28";
+  // math.prod(range(1, n)) is n factorial.
+  if (callee.kind == ValueKind::Qualified && isOneOf(f, {"math.prod", "math.lcm"}))
+    for (size_t i = 1; i < call.operands.size(); ++i) {
+      const Op *a = call.operand(i);
+      if (a && a->is(OpKind::Starred))
+        a = a->operand(0);
+      if (a && a->is(OpKind::Call)) {
+        std::optional<double> n = rangeLength(ctx, positionalArguments(*a));
+        bool isRange = llvm::any_of(ctx.valuesOf(a->operand(0)), [](const Value &v) {
+          return v.kind == ValueKind::Builtin && v.text == "range";
+        });
+        if (isRange && (!n || *n > double(MaxFactorial)))
+          return "multiplies the integers of a range longer than 2^14 in one call";
+      }
+    }
   if (size) {
     Magnitude m = Sizer(ctx).of(size);
     if (m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28))
@@ -934,7 +1049,23 @@ void checkCost(Op &op, RuleContext &ctx) {
     checkBinary(op, ctx);
     const Symbol *list = symbolOf(ctx, op.operand(0));
     if (list && isOneOf(op.text, {"+=", "*="}) && inLoopOver(ctx, op, list))
-      report(ctx, op, "extends the list its loop iterates");
+      return report(ctx, op, "extends the list its loop iterates");
+    // `s *= 2` or `s += s` at every turn of a loop: geometric growth.
+    bool doubles = op.text == "*=" || (op.text == "+=" && list && list == symbolOf(ctx, op.operand(1)));
+    if (doubles && isSequence(ctx, op.operand(0)) && inLoopOver(ctx, op, nullptr))
+      report(ctx, op, "repeats a sequence at every turn of a loop");
+    return;
+  }
+  case OpKind::FormatValue:
+    if (wideSpec(ctx, op.operand(1)))
+      report(ctx, op, "formats a field of a width or precision beyond 2^28");
+    return;
+  case OpKind::Tuple: case OpKind::List: {
+    // `x = (x, x)` rebound line after line or in a loop.
+    for (const Op *item : op.operands)
+      if (const Symbol *s = symbolOf(ctx, item);
+          s && selfReferences(ctx, op, s) >= 2 && compounds(ctx, item))
+        return report(ctx, op, "nests a sequence in itself twice, which its rebinding doubles");
     return;
   }
   case OpKind::Call:
