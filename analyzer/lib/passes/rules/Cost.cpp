@@ -18,206 +18,22 @@
 //    name its own rebinding grows (`x = x ** 2` in a loop or line by line);
 //  - `bytes(n)`, `bytearray(n)` and string padding (`s.ljust(n)`) of a size
 //    ivc evaluates beyond 256 MiB;
-//  - a torch factory (`torch.ones(10**5, 10**5)`) whose constant shape holds
-//    more than 2^28 elements: in the server's process nothing limits what
-//    it allocates.
-// Other tensor operations are not judged: their cost follows the sizes of
-// activations, which ivc does not track. This bounds the evident cases; it
-// is not a proof of cost.
+//  - format widths and precisions beyond 256 MiB (FormatCost.cpp), and
+//    tensors of constant sizes beyond 1 GiB (TensorCost.cpp).
+// This bounds the evident cases; it is not a proof of cost. CostModel.h has
+// the sizes these files share.
 //
 //===----------------------------------------------------------------------===//
-#include "Rules.h"
+#include "CostModel.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 
 namespace ivc::rules {
 
 using namespace ir;
+using namespace cost;
 
 namespace {
-
-// Limits on one call's work, each tens of milliseconds at most (CPython 3.11
-// on the development machine: a 2^20-bit power 27 ms, sum(range(2^24))
-// 160 ms, [None] * 2^24 46 ms, math.factorial(2^14) 3 ms).
-constexpr double MaxBits = 1 << 20;
-constexpr int64_t MaxElements = 1 << 24;
-constexpr int64_t MaxFactorial = 1 << 14;
-// Largest exponent for a base ivc cannot size (`x ** 2` on a parameter).
-constexpr int64_t MaxBlindExponent = 64;
-// Elements of one tensor a factory may make in process: 1 GiB of float32
-// (torch 1.13 on the development machine: torch.ones(2^28) 0.33 s).
-constexpr double MaxTensorElements = double(1 << 28);
-// Bytes or characters one call may allocate and fill (`bytes(n)`,
-// `s.ljust(n)`): 256 MiB.
-constexpr double MaxFilledBytes = double(1 << 28);
-
-/// What ivc knows of a number: a float (bounded by its type), an integer of
-/// at most `bits` bits (exactly `value` when small), a length (bounded by the
-/// memory of something that exists already), or nothing.
-struct Magnitude {
-  enum Kind { Unknown, Float, Int, Length } kind = Unknown;
-  double bits = 0;
-  std::optional<int64_t> value;
-
-  static Magnitude floating() { return {Float, 0, std::nullopt}; }
-  static Magnitude integer(int64_t v) {
-    return {Int, v == 0 ? 1.0 : std::floor(std::log2(std::fabs(double(v)))) + 1, v};
-  }
-  bool isInt() const { return kind == Int || kind == Length; }
-};
-
-Magnitude literal(std::string_view text) {
-  std::string digits;
-  for (char c : text)
-    if (c != '_')
-      digits += c;
-  int base = 10;
-  size_t skip = 0;
-  if (digits.size() > 1 && digits[0] == '0' && std::isalpha(static_cast<unsigned char>(digits[1]))) {
-    char p = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
-    base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
-    skip = 2;
-  }
-  errno = 0;
-  char *end = nullptr;
-  long long v = std::strtoll(digits.c_str() + skip, &end, base);
-  if (errno == 0)
-    return Magnitude::integer(v);
-  return {Magnitude::Int, double(digits.size() - skip) * std::log2(double(base)) + 1, std::nullopt};
-}
-
-std::optional<int64_t> exactly(std::optional<int64_t> a, std::optional<int64_t> b,
-                               bool (*op)(int64_t, int64_t, int64_t *)) {
-  int64_t r;
-  if (!a || !b || op(*a, *b, &r))
-    return std::nullopt;
-  return r;
-}
-bool add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
-bool sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
-bool mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
-
-/// base ** exponent when it fits in 64 bits.
-std::optional<int64_t> power(std::optional<int64_t> base, int64_t exponent) {
-  if (!base || exponent > 64)
-    return std::nullopt;
-  std::optional<int64_t> r = 1;
-  for (int64_t i = 0; r && i < exponent; ++i)
-    r = exactly(r, base, mul);
-  return r;
-}
-
-Magnitude binary(std::string_view op, const Magnitude &l, const Magnitude &r) {
-  if (op == "/" || (l.kind == Magnitude::Float && r.kind != Magnitude::Unknown) ||
-      (r.kind == Magnitude::Float && l.kind != Magnitude::Unknown))
-    return Magnitude::floating();
-  if (!l.isInt() || !r.isInt())
-    return {};
-  auto fromBits = [](double bits, std::optional<int64_t> v) {
-    return v ? Magnitude::integer(*v) : Magnitude{Magnitude::Int, bits, std::nullopt};
-  };
-  if (op == "+" || op == "-")
-    return fromBits(std::max(l.bits, r.bits) + 1, exactly(l.value, r.value, op == "+" ? add : sub));
-  if (op == "*")
-    return fromBits(l.bits + r.bits, exactly(l.value, r.value, mul));
-  if (op == "//" || op == ">>")
-    return fromBits(l.bits, std::nullopt);
-  if (op == "%") // takes the divisor's sign and size
-    return fromBits(r.bits, std::nullopt);
-  if (op == "&" || op == "|" || op == "^") // two's complement: no wider than the wider
-    return fromBits(std::max(l.bits, r.bits), std::nullopt);
-  if (!r.value)
-    return {};
-  if (op == "**")
-    return *r.value < 0 ? Magnitude::floating()
-                        : fromBits(l.bits * double(*r.value), power(l.value, *r.value));
-  if (op == "<<")
-    return fromBits(l.bits + double(*r.value),
-                    *r.value >= 0 && *r.value < 63
-                        ? exactly(l.value, int64_t(1) << *r.value, mul)
-                        : std::nullopt);
-  return {};
-}
-
-class Sizer {
-public:
-  explicit Sizer(RuleContext &ctx) : ctx_(ctx) {}
-
-  Magnitude of(const Op *op, int depth = 0) {
-    if (!op)
-      return {};
-    if (depth > 8) // a chain this long could have built anything: assume the worst
-      return {Magnitude::Int, HUGE_VAL, std::nullopt};
-    switch (op->kind) {
-    case OpKind::Int: return literal(op->text);
-    case OpKind::Float: case OpKind::Complex: return Magnitude::floating();
-    case OpKind::True: return Magnitude::integer(1);
-    case OpKind::False: return Magnitude::integer(0);
-    case OpKind::UnaryOp: {
-      Magnitude m = of(op->operand(0), depth + 1);
-      if (op->text == "not")
-        return Magnitude::integer(0);
-      if (op->text == "-" && m.value && *m.value != INT64_MIN)
-        return Magnitude::integer(-*m.value);
-      if (op->text == "~" && m.value)
-        return Magnitude::integer(~*m.value);
-      return m.kind == Magnitude::Length ? Magnitude{Magnitude::Int, m.bits, std::nullopt} : m;
-    }
-    case OpKind::BinaryOp:
-      return binary(op->text, of(op->operand(0), depth + 1), of(op->operand(1), depth + 1));
-    case OpKind::Name: return ofName(op, depth);
-    case OpKind::Call: {
-      const ValueSet &callee = ctx_.valuesOf(op->operand(0));
-      auto all = [&](std::initializer_list<std::string_view> names) {
-        return !callee.empty() && llvm::all_of(callee, [&](const Value &v) {
-          return v.kind == ValueKind::Builtin && isOneOf(v.text, names);
-        });
-      };
-      if (all({"len"}))
-        return Magnitude{Magnitude::Length, 48, std::nullopt};
-      // `int(3 ** 2**19)` is as large as its argument.
-      if (all({"int", "abs"}) && op->operands.size() == 2) {
-        Magnitude m = of(op->operand(1), depth + 1);
-        return m.isInt() ? m : Magnitude{};
-      }
-      return {};
-    }
-    default: return {};
-    }
-  }
-
-private:
-  /// A name with one binding, a plain assignment, sizes as its value.
-  Magnitude ofName(const Op *op, int depth) {
-    NameResolution r = ctx_.values.scopes().resolve(op);
-    if (!r.symbol || r.symbol->bindings.size() != 1)
-      return {};
-    const Binding &b = r.symbol->bindings[0];
-    if (b.kind != Binding::Kind::Assign || !b.path.empty())
-      return {};
-    return of(b.value, depth + 1);
-  }
-
-  RuleContext &ctx_;
-};
-
-bool allTensors(RuleContext &ctx, const Op *op) {
-  const ValueSet &vs = ctx.valuesOf(op);
-  return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
-    return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
-  });
-}
-
-/// The symbol a name op reads or binds, or null.
-const Symbol *symbolOf(RuleContext &ctx, const Op *op) {
-  if (!op || !op->is(OpKind::Name))
-    return nullptr;
-  return ctx.values.scopes().resolve(op).symbol;
-}
 
 bool isSequence(RuleContext &ctx, const Op *op) {
   if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
@@ -242,10 +58,6 @@ bool isSequence(RuleContext &ctx, const Op *op) {
   return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
     return v.kind == ValueKind::Str || v.kind == ValueKind::Container;
   });
-}
-
-void report(RuleContext &ctx, const Op &at, std::string_view why) {
-  ctx.isolate(at, DiagId::UnboundedCost, {ctx.subject(), quotedSource(ctx, at), why});
 }
 
 bool isLoop(const Op &op) {
@@ -452,10 +264,6 @@ private:
   int visits_ = 0;
 };
 
-/// Repetitions of a sequence ivc cannot size are judged from this many
-/// times up: what exists already may itself be 2^24 items long.
-constexpr int64_t MaxBlindRepetitions = 1 << 16;
-
 /// Why repeating `seq` `count` times may make more than one call should,
 /// if it may.
 std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
@@ -511,70 +319,6 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
   Magnitude count = Sizer(ctx).of(lSeq ? r : l);
   if (std::optional<std::string> why = unboundedRepetition(ctx, lSeq ? l : r, count))
     report(ctx, at, *why);
-}
-
-/// A width or precision beyond the fill limit written in a format string or
-/// spec (`'%.2000000000f'`, `f'{x:>2000000000}'`).
-bool hasWideField(std::string_view text) {
-  double run = 0;
-  for (char c : text) {
-    run = std::isdigit(static_cast<unsigned char>(c)) ? run * 10 + (c - '0') : 0;
-    if (run > MaxFilledBytes)
-      return true;
-  }
-  return false;
-}
-
-/// Whether `op` may be an integer beyond the fill limit: a width or
-/// precision given as a value (`'{:>{}}'.format('', 10**10)`).
-bool wideNumber(RuleContext &ctx, const Op *op) {
-  Magnitude m = Sizer(ctx).of(op);
-  return m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28);
-}
-
-/// An f-string field's spec: its text and the values nested in it.
-bool wideSpec(RuleContext &ctx, const Op *spec) {
-  if (!spec)
-    return false;
-  for (const Op *part : spec->operands) {
-    if (part && part->is(OpKind::Str) && hasWideField(part->text))
-      return true;
-    if (part && part->is(OpKind::FormatValue) && wideNumber(ctx, part->operand(0)))
-      return true;
-  }
-  return false;
-}
-
-/// Whether a `str.format` string nests a field in another's spec
-/// (`{:>{}}`): a width or precision taken from the arguments.
-bool nestsFields(std::string_view text) {
-  int depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '{') {
-      if (depth == 0 && i + 1 < text.size() && text[i + 1] == '{') {
-        ++i; // an escaped brace
-        continue;
-      }
-      if (++depth > 1)
-        return true;
-    } else if (text[i] == '}' && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
-
-/// `fmt % args` and `fmt.format(*args)`: widths and precisions written in
-/// the format or taken from the arguments (`%*d`, `{:>{}}`): then an
-/// argument ivc sizes beyond the limit may be one.
-bool wideFormat(RuleContext &ctx, const Op *format, const std::vector<const Op *> &args,
-                bool percent) {
-  std::optional<std::string_view> text = knownString(ctx, format);
-  if (text && hasWideField(*text))
-    return true;
-  bool takesWidths =
-      !text || (percent ? text->find('*') != std::string_view::npos : nestsFields(*text));
-  return takesWidths && llvm::any_of(args, [&](const Op *a) { return wideNumber(ctx, a); });
 }
 
 /// `xs + ys` of sizes ivc evaluates, where the sum first passes the limit
@@ -653,34 +397,6 @@ std::optional<std::string> arithmeticHandedOn(RuleContext &ctx, const Op &call) 
         return "hands '" + std::string(v.text) + "' to a callee that applies it to values ivc does not size";
   }
   return std::nullopt;
-}
-
-/// A call's positional arguments, up to a `*args`.
-std::vector<const Op *> positionalArguments(const Op &call) {
-  std::vector<const Op *> args;
-  while (const Op *a = positionalArgument(call, args.size()))
-    args.push_back(a);
-  return args;
-}
-
-/// The length of `range(*args)` or `torch.arange(*args)` when every argument
-/// is an integer ivc evaluates.
-std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const Op *> &args) {
-  if (args.empty() || args.size() > 3)
-    return std::nullopt;
-  Sizer size(ctx);
-  std::vector<double> v;
-  for (const Op *a : args) {
-    Magnitude m = size.of(a);
-    if (!m.value)
-      return std::nullopt; // floats and unknowns
-    v.push_back(double(*m.value));
-  }
-  double start = v.size() > 1 ? v[0] : 0, end = v.size() > 1 ? v[1] : v[0];
-  double step = v.size() == 3 ? std::fabs(v[2]) : 1;
-  if (step == 0)
-    return std::nullopt;
-  return std::ceil(std::fabs(end - start) / step);
 }
 
 /// Whether a range call's length is bounded.
@@ -830,199 +546,11 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
   return std::nullopt;
 }
 
-/// The product of `dims` when every one is an integer ivc evaluates, else
-/// nullopt (a shape from an activation, or `*shape`).
-std::optional<double> product(RuleContext &ctx, const std::vector<const Op *> &dims) {
-  Sizer size(ctx);
-  double n = 1;
-  for (const Op *d : dims) {
-    Magnitude m = d && !d->is(OpKind::Starred) ? size.of(d) : Magnitude{};
-    if (!m.value || *m.value < 0)
-      return std::nullopt;
-    n *= double(*m.value);
-  }
-  return n;
-}
-
-/// The dimensions a shape argument lists: a tuple or list display, or
-/// `torch.Size` of one.
-std::optional<std::vector<const Op *>> shapeOf(RuleContext &ctx, const Op *shape) {
-  if (shape && shape->is(OpKind::Call) && shape->operands.size() == 2) {
-    const ValueSet &callee = ctx.valuesOf(shape->operand(0));
-    if (callee.size() == 1 && callee[0].kind == ValueKind::Qualified &&
-        callee[0].text == "torch.Size")
-      shape = shape->operand(1);
-  }
-  if (!shape || !(shape->is(OpKind::Tuple) || shape->is(OpKind::List)))
-    return std::nullopt;
-  std::vector<const Op *> dims;
-  for (size_t i = 0; i < shape->operands.size(); ++i)
-    dims.push_back(shape->operand(i));
-  return dims;
-}
-
-/// A call's positional arguments with `*[a, b]` spread among them (`*xs`
-/// of anything else stays, and sizes as nothing).
-std::vector<const Op *> spread(const Op &call) {
-  std::vector<const Op *> dims;
-  for (size_t i = 1; i < call.operands.size(); ++i) {
-    const Op *a = call.operand(i);
-    if (!a || a->is(OpKind::Keyword) || a->is(OpKind::KwSplat))
-      continue;
-    const Op *inner = a && a->is(OpKind::Starred) ? a->operand(0) : nullptr;
-    if (inner && (inner->is(OpKind::Tuple) || inner->is(OpKind::List)))
-      for (size_t i = 0; i < inner->operands.size(); ++i)
-        dims.push_back(inner->operand(i));
-    else
-      dims.push_back(a);
-  }
-  return dims;
-}
-
-/// The elements of a shape given as one display or as sizes one by one
-/// (`zeros((a, b))`, `zeros(a, b)`, `new_zeros(*[a, b])`).
-std::optional<double> shapeElements(RuleContext &ctx, const std::vector<const Op *> &dims) {
-  if (dims.size() == 1)
-    if (std::optional<std::vector<const Op *>> d = shapeOf(ctx, dims[0]))
-      return product(ctx, *d);
-  return dims.empty() ? std::nullopt : product(ctx, dims);
-}
-
-/// How many float32 elements' worth of memory one element of the dtype a
-/// call asks for takes (`dtype=torch.float64`: 2).
-double dtypeWidth(RuleContext &ctx, const Op &call) {
-  const Op *dtype = keywordArgument(call, "dtype");
-  double width = 1;
-  for (const Value &v : dtype ? ctx.valuesOf(dtype) : ValueSet{})
-    if (v.kind == ValueKind::Qualified) {
-      if (isOneOf(v.text, {"torch.float64", "torch.double", "torch.int64", "torch.long",
-                           "torch.complex64", "torch.cfloat"}))
-        width = std::max(width, 2.0);
-      if (isOneOf(v.text, {"torch.complex128", "torch.cdouble"}))
-        width = std::max(width, 4.0);
-    }
-  return width;
-}
-
-/// How many elements the torch factory `f` (`torch.` stripped) makes in
-/// `call`, when its shape is made of constants ivc evaluates.
-std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::string_view f) {
-  std::vector<const Op *> pos = positionalArguments(call);
-  auto dims = [&](const Op *shape) -> std::optional<double> {
-    std::optional<std::vector<const Op *>> d = shapeOf(ctx, shape);
-    return d ? product(ctx, *d) : std::nullopt;
-  };
-  if (isOneOf(f, {"zeros", "ones", "empty", "rand", "randn"})) {
-    if (const Op *size = keywordArgument(call, "size"))
-      return dims(size);
-    return shapeElements(ctx, spread(call));
-  }
-  if (isOneOf(f, {"hann_window", "hamming_window", "bartlett_window", "blackman_window",
-                  "kaiser_window"}))
-    return product(ctx, {argument(call, 0, "window_length")});
-  if (isOneOf(f, {"tril_indices", "triu_indices"})) // 2 x up to row * col
-    if (std::optional<double> n = product(ctx, {argument(call, 0, "row"), argument(call, 1, "col")}))
-      return 2 * *n;
-  if (f == "full")
-    return dims(argument(call, 0, "size"));
-  if (f == "randint") { // (high, size) or (low, high, size)
-    const Op *size = keywordArgument(call, "size");
-    return dims(size ? size : pos.empty() ? nullptr : pos.back());
-  }
-  if (f == "randperm")
-    return product(ctx, {argument(call, 0, "n")});
-  if (f == "eye") {
-    const Op *n = argument(call, 0, "n"), *m = argument(call, 1, "m");
-    return product(ctx, {n, m ? m : n});
-  }
-  if (isOneOf(f, {"linspace", "logspace"}))
-    return product(ctx, {argument(call, 2, "steps")});
-  if (f == "arange" && !keywordArgument(call, "start") && !keywordArgument(call, "end") &&
-      !keywordArgument(call, "step"))
-    return rangeLength(ctx, pos);
-  return std::nullopt;
-}
-
-/// "1073741824 elements", "268435456 elements of 8 bytes".
-std::string elementsText(double n, double width) {
-  std::string text = (n < 1e18 ? std::to_string(int64_t(n)) : "over 10^18") + " elements";
-  return width > 1 ? text + " of " + std::to_string(int(4 * width)) + " bytes" : text;
-}
-
-/// The elements of the tensor `op` makes when it is a torch factory call of
-/// a constant shape, directly or through a name bound once.
-std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth = 0) {
-  if (!op || depth > 8)
-    return std::nullopt;
-  if (op->is(OpKind::Name)) {
-    const Symbol *s = symbolOf(ctx, op);
-    if (!s || s->bindings.size() != 1 || s->bindings[0].kind != Binding::Kind::Assign ||
-        !s->bindings[0].path.empty())
-      return std::nullopt;
-    return tensorElements(ctx, s->bindings[0].value, depth + 1);
-  }
-  if (!op->is(OpKind::Call))
-    return std::nullopt;
-  for (const Value &v : ctx.valuesOf(op->operand(0)))
-    if (v.kind == ValueKind::Qualified && v.text.starts_with("torch."))
-      if (std::optional<double> n = factoryElements(ctx, *op, std::string_view(v.text).substr(6)))
-        return n;
-  return std::nullopt;
-}
-
-/// Why a tensor method with constant sizes (`h.new_zeros(2**30)`,
-/// `h.expand(2**18, 8, 768)`, `t.repeat(16)` of a 2^27-element `t`) may
-/// allocate beyond the limit, if it may. The receiver's size is known only
-/// when a factory of a constant shape made it.
-std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, std::string_view m) {
-  const Op *attr = call.operand(0);
-  std::optional<double> receiver =
-      attr && attr->is(OpKind::Attribute) ? tensorElements(ctx, attr->operand(0)) : std::nullopt;
-  std::optional<double> n;
-  if (isOneOf(m, {"new_zeros", "new_ones", "new_empty"}))
-    n = keywordArgument(call, "size") ? shapeElements(ctx, {keywordArgument(call, "size")})
-                                       : shapeElements(ctx, spread(call));
-  else if (m == "new_full")
-    n = shapeElements(ctx, {argument(call, 0, "size")});
-  else if (isOneOf(m, {"expand", "broadcast_to"})) {
-    // -1 keeps the receiver's size there: counted as 1.
-    std::vector<const Op *> dims;
-    for (const Op *d : spread(call))
-      if (!(d && d->is(OpKind::UnaryOp) && d->text == "-"))
-        dims.push_back(d);
-    n = shapeElements(ctx, dims);
-  } else if (isOneOf(m, {"repeat", "tile", "repeat_interleave"})) {
-    std::optional<double> times = shapeElements(ctx, m == "repeat_interleave"
-                                                         ? std::vector<const Op *>{argument(call, 0, "repeats")}
-                                                         : spread(call));
-    if (!times)
-      return std::nullopt;
-    if (!receiver)
-      return *times > double(MaxBlindRepetitions)
-                 ? std::optional<std::string>("repeats a tensor " +
-                                              std::to_string(int64_t(*times)) + " times")
-                 : std::nullopt;
-    n = *times * *receiver;
-  }
-  double width = dtypeWidth(ctx, call);
-  if (n && *n * width > MaxTensorElements)
-    return "makes a tensor of " + elementsText(*n, width);
-  return std::nullopt;
-}
-
 void checkCallCost(Op &call, RuleContext &ctx) {
   std::vector<const Op *> args = positionalArguments(call);
   for (const Value &v : ctx.valuesOf(call.operand(0))) {
-    if (v.kind == ValueKind::Qualified && v.text.starts_with("torch.")) {
-      std::optional<double> n = factoryElements(ctx, call, std::string_view(v.text).substr(6));
-      double width = dtypeWidth(ctx, call);
-      if (n && *n * width > MaxTensorElements)
-        return report(ctx, call, "allocates a tensor of " + elementsText(*n, width));
-    }
-    if (v.kind == ValueKind::Method &&
-        (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation))
-      if (std::optional<std::string> why = tensorMethodCost(ctx, call, v.text))
-        return report(ctx, call, *why);
+    if (std::optional<std::string> why = tensorCallCost(ctx, call, v))
+      return report(ctx, call, *why);
     bool isPow = (v.kind == ValueKind::Builtin && v.text == "pow") ||
                  (v.kind == ValueKind::Qualified && v.text == "operator.pow");
     if (isPow && argument(call, 2, "mod"))

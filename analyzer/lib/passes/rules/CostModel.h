@@ -1,0 +1,102 @@
+//===- CostModel.h - Sizes the cost rules (IVC312) share -----------------===//
+//
+// What the cost rule knows of numbers, shapes and calls, shared by its files:
+// Cost.cpp (integers, sequences, ranges, loops), FormatCost.cpp (format
+// widths) and TensorCost.cpp (tensors of constant sizes). Internal to the
+// rules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_LIB_PASSES_RULES_COSTMODEL_H
+#define IVC_LIB_PASSES_RULES_COSTMODEL_H
+
+#include "Rules.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ivc::rules::cost {
+
+// Limits on one call's work, each tens of milliseconds at most (CPython 3.11
+// on the development machine: a 2^20-bit power 27 ms, sum(range(2^24))
+// 160 ms, [None] * 2^24 46 ms, math.factorial(2^14) 3 ms).
+constexpr double MaxBits = 1 << 20;
+constexpr int64_t MaxElements = 1 << 24;
+constexpr int64_t MaxFactorial = 1 << 14;
+// Largest exponent for a base ivc cannot size (`x ** 2` on a parameter).
+constexpr int64_t MaxBlindExponent = 64;
+// Elements of one tensor a factory may make in process: 1 GiB of float32
+// (torch 1.13 on the development machine: torch.ones(2^28) 0.33 s).
+constexpr double MaxTensorElements = double(1 << 28);
+// Bytes or characters one call may allocate and fill (`bytes(n)`,
+// `s.ljust(n)`): 256 MiB.
+constexpr double MaxFilledBytes = double(1 << 28);
+
+/// Repetitions of a sequence ivc cannot size are judged from this many
+/// times up: what exists already may itself be 2^24 items long.
+constexpr int64_t MaxBlindRepetitions = 1 << 16;
+
+/// What ivc knows of a number: a float (bounded by its type), an integer of
+/// at most `bits` bits (exactly `value` when small), a length (bounded by the
+/// memory of something that exists already), or nothing.
+struct Magnitude {
+  enum Kind { Unknown, Float, Int, Length } kind = Unknown;
+  double bits = 0;
+  std::optional<int64_t> value;
+
+  static Magnitude floating() { return {Float, 0, std::nullopt}; }
+  static Magnitude integer(int64_t v) {
+    return {Int, v == 0 ? 1.0 : std::floor(std::log2(std::fabs(double(v)))) + 1, v};
+  }
+  bool isInt() const { return kind == Int || kind == Length; }
+};
+
+/// The size of `l op r` from its operands' (`**`, `<<`, `*`, `+`, ...).
+Magnitude binary(std::string_view op, const Magnitude &l, const Magnitude &r);
+
+/// Sizes integer expressions: literals, arithmetic, names bound once (through
+/// up to eight of them), `len(...)`, and `int`/`abs` of a sized value.
+class Sizer {
+public:
+  explicit Sizer(RuleContext &ctx) : ctx_(ctx) {}
+  Magnitude of(const ir::Op *op, int depth = 0);
+
+private:
+  Magnitude ofName(const ir::Op *op, int depth);
+  RuleContext &ctx_;
+};
+
+/// Whether every value `op` may be is a tensor.
+bool allTensors(RuleContext &ctx, const ir::Op *op);
+/// The symbol a name op reads or binds, or null.
+const Symbol *symbolOf(RuleContext &ctx, const ir::Op *op);
+/// Reports `at` as IVC312, `why` saying what it does.
+void report(RuleContext &ctx, const ir::Op &at, std::string_view why);
+/// A call's positional arguments, up to a `*args`.
+std::vector<const ir::Op *> positionalArguments(const ir::Op &call);
+/// The length of `range(*args)` or `torch.arange(*args)` when every argument
+/// is an integer ivc evaluates.
+std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const ir::Op *> &args);
+/// The product of `dims` when every one is an integer ivc evaluates.
+std::optional<double> product(RuleContext &ctx, const std::vector<const ir::Op *> &dims);
+
+// FormatCost.cpp
+/// A width or precision beyond the fill limit written in a format text.
+bool hasWideField(std::string_view text);
+/// An f-string field's spec (`f"{x:>{n}}"`) of such a width or precision.
+bool wideSpec(RuleContext &ctx, const ir::Op *spec);
+/// `fmt % args` (`percent`) or `fmt.format(*args)` of such a width or precision.
+bool wideFormat(RuleContext &ctx, const ir::Op *format, const std::vector<const ir::Op *> &args,
+                bool percent);
+
+// TensorCost.cpp
+/// Why a torch factory or tensor method call of constant sizes (`callee`)
+/// may allocate beyond 1 GiB, if it may.
+std::optional<std::string> tensorCallCost(RuleContext &ctx, const ir::Op &call,
+                                          const Value &callee);
+
+} // namespace ivc::rules::cost
+
+#endif

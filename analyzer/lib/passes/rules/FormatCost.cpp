@@ -1,0 +1,84 @@
+//===- FormatCost.cpp - Format widths and precisions (IVC312) -------------===//
+//
+// `'%*d' % (10**10, x)` or `f"{x:>{10**10}}"` fills gigabytes in one call.
+// A width or precision is judged where ivc can see it: written in a format
+// text or spec, or passed to a format that takes one from its arguments.
+//
+//===----------------------------------------------------------------------===//
+#include "CostModel.h"
+
+#include <cctype>
+
+namespace ivc::rules::cost {
+
+using namespace ir;
+
+namespace {
+
+/// Whether `op` may be an integer beyond the fill limit: a width or
+/// precision given as a value (`'{:>{}}'.format('', 10**10)`).
+bool wideNumber(RuleContext &ctx, const Op *op) {
+  Magnitude m = Sizer(ctx).of(op);
+  return m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28);
+}
+
+/// Whether a `str.format` string nests a field in another's spec
+/// (`{:>{}}`): a width or precision taken from the arguments.
+bool nestsFields(std::string_view text) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') {
+      if (depth == 0 && i + 1 < text.size() && text[i + 1] == '{') {
+        ++i; // an escaped brace
+        continue;
+      }
+      if (++depth > 1)
+        return true;
+    } else if (text[i] == '}' && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+/// A width or precision beyond the fill limit written in a format string or
+/// spec (`'%.2000000000f'`, `f'{x:>2000000000}'`).
+bool hasWideField(std::string_view text) {
+  double run = 0;
+  for (char c : text) {
+    run = std::isdigit(static_cast<unsigned char>(c)) ? run * 10 + (c - '0') : 0;
+    if (run > MaxFilledBytes)
+      return true;
+  }
+  return false;
+}
+
+/// An f-string field's spec: its text and the values nested in it.
+bool wideSpec(RuleContext &ctx, const Op *spec) {
+  if (!spec)
+    return false;
+  for (const Op *part : spec->operands) {
+    if (part && part->is(OpKind::Str) && hasWideField(part->text))
+      return true;
+    if (part && part->is(OpKind::FormatValue) && wideNumber(ctx, part->operand(0)))
+      return true;
+  }
+  return false;
+}
+
+/// `fmt % args` and `fmt.format(*args)`: widths and precisions written in
+/// the format or taken from the arguments (`%*d`, `{:>{}}`): then an
+/// argument ivc sizes beyond the limit may be one.
+bool wideFormat(RuleContext &ctx, const Op *format, const std::vector<const Op *> &args,
+                bool percent) {
+  std::optional<std::string_view> text = knownString(ctx, format);
+  if (text && hasWideField(*text))
+    return true;
+  bool takesWidths =
+      !text || (percent ? text->find('*') != std::string_view::npos : nestsFields(*text));
+  return takesWidths && llvm::any_of(args, [&](const Op *a) { return wideNumber(ctx, a); });
+}
+
+} // namespace ivc::rules::cost
