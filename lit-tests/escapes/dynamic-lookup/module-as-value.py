@@ -37,6 +37,8 @@ with model.trace("as arguments and defaults"):
 with model.trace("stored in attributes"):
     box = [0]
     box[0] = torch  # expected-remark {{uses 'torch' as a value}}
+    h = model.transformer.h[0].output[0]
+    setattr(h, "m", torch)  # expected-error {{prohibited builtin 'setattr'}} expected-remark {{uses 'torch' as a value}}
 
 with model.trace("uncallable values handed to callers"):
     a = np.array([80, 87, 78, 10], dtype=np.uint8)

@@ -55,15 +55,20 @@ bool followedUse(const Op &user, size_t i) {
   }
 }
 
-/// `isinstance(x, torch.nn.Linear)`: the class is only compared against;
-/// `getattr(torch, "nn")` is judged as the attribute it reads (DynamicLookup).
-bool followsArguments(RuleContext &ctx, const Op &call) {
+/// How many of a call's operands (the callee first) keep a module in sight:
+/// `isinstance(x, torch.nn.Linear)` only compares against the class, and
+/// `getattr(torch, "nn")` is judged as the attribute it reads
+/// (DynamicLookup); `setattr(obj, "m", torch)` stores its third argument.
+size_t followedOperands(RuleContext &ctx, const Op &call) {
   const ValueSet &callee = ctx.valuesOf(call.operand(0));
-  return !callee.empty() && llvm::all_of(callee, [](const Value &v) {
-    return v.kind == ValueKind::Builtin &&
-           isOneOf(v.text, {"isinstance", "issubclass", "getattr", "setattr", "hasattr",
-                            "delattr"});
-  });
+  auto all = [&](std::initializer_list<std::string_view> names) {
+    return !callee.empty() && llvm::all_of(callee, [&](const Value &v) {
+      return v.kind == ValueKind::Builtin && isOneOf(v.text, names);
+    });
+  };
+  if (all({"isinstance", "issubclass", "getattr", "hasattr", "delattr"}))
+    return call.operands.size();
+  return all({"setattr"}) ? 3 : 1;
 }
 
 /// The unconfirmed module member `op` may evaluate to, if any.
@@ -80,10 +85,10 @@ std::optional<std::string_view> unconfirmedMember(RuleContext &ctx, const Op *op
 void checkModuleOperands(Op &op, RuleContext &ctx) {
   if (ctx.annotations.contains(&op))
     return;
-  bool followedArguments = op.is(OpKind::Call) && followsArguments(ctx, op);
+  size_t followed = op.is(OpKind::Call) ? followedOperands(ctx, op) : 0;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Op *operand = op.operand(i);
-    if (!loads(operand) || followedUse(op, i) || (followedArguments && i > 0) ||
+    if (!loads(operand) || followedUse(op, i) || i < followed ||
         ctx.annotations.contains(operand))
       continue;
     // A call's keyword and star arguments are judged by what they hold.

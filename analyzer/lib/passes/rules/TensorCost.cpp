@@ -41,10 +41,9 @@ std::vector<const Op *> spread(const Op &call) {
     const Op *a = call.operand(i);
     if (!a || a->is(OpKind::Keyword) || a->is(OpKind::KwSplat))
       continue;
-    const Op *inner = a && a->is(OpKind::Starred) ? a->operand(0) : nullptr;
+    const Op *inner = a->is(OpKind::Starred) ? a->operand(0) : nullptr;
     if (inner && (inner->is(OpKind::Tuple) || inner->is(OpKind::List)))
-      for (size_t i = 0; i < inner->operands.size(); ++i)
-        dims.push_back(inner->operand(i));
+      dims.insert(dims.end(), inner->operands.begin(), inner->operands.end());
     else
       dims.push_back(a);
   }
