@@ -237,11 +237,8 @@ const Op *calledArgument(const Op &call, const Value &callee) {
 bool madeByJudgedFactory(RuleContext &ctx, const Op *op, int depth = 0) {
   if (!op || depth > 8)
     return false;
-  if (op->is(OpKind::Name)) {
-    const Symbol *s = ctx.values.scopes().resolve(op).symbol;
-    return s && s->bindings.size() == 1 && s->bindings[0].kind == Binding::Kind::Assign &&
-           s->bindings[0].path.empty() && madeByJudgedFactory(ctx, s->bindings[0].value, depth + 1);
-  }
+  if (op->is(OpKind::Name))
+    return madeByJudgedFactory(ctx, onlyAssignedValue(ctx, op), depth + 1);
   if (!op->is(OpKind::Call))
     return false;
   const ValueSet &callee = ctx.valuesOf(op->operand(0));

@@ -225,15 +225,7 @@ public:
       return e;
     }
     case OpKind::BinaryOp: return ofBinary(*op, depth);
-    case OpKind::Name: {
-      NameResolution r = ctx_.values.scopes().resolve(op);
-      if (!r.symbol || r.symbol->bindings.size() != 1)
-        return std::nullopt;
-      const Binding &b = r.symbol->bindings[0];
-      if (b.kind != Binding::Kind::Assign || !b.path.empty())
-        return std::nullopt;
-      return of(b.value, depth + 1);
-    }
+    case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
     default: return std::nullopt;
     }
   }

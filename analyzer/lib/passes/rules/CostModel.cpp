@@ -117,7 +117,7 @@ Magnitude Sizer::of(const Op *op, int depth) {
   }
   case OpKind::BinaryOp:
     return binary(op->text, of(op->operand(0), depth + 1), of(op->operand(1), depth + 1));
-  case OpKind::Name: return ofName(op, depth);
+  case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
   case OpKind::Call: {
     const ValueSet &callee = ctx_.valuesOf(op->operand(0));
     auto all = [&](std::initializer_list<std::string_view> names) {
@@ -136,17 +136,6 @@ Magnitude Sizer::of(const Op *op, int depth) {
   }
   default: return {};
   }
-}
-
-/// A name with one binding, a plain assignment, sizes as its value.
-Magnitude Sizer::ofName(const Op *op, int depth) {
-  NameResolution r = ctx_.values.scopes().resolve(op);
-  if (!r.symbol || r.symbol->bindings.size() != 1)
-    return {};
-  const Binding &b = r.symbol->bindings[0];
-  if (b.kind != Binding::Kind::Assign || !b.path.empty())
-    return {};
-  return of(b.value, depth + 1);
 }
 
 

@@ -64,7 +64,6 @@ public:
   Magnitude of(const ir::Op *op, int depth = 0);
 
 private:
-  Magnitude ofName(const ir::Op *op, int depth);
   RuleContext &ctx_;
 };
 

@@ -81,6 +81,9 @@ std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op);
 /// Whether a qualified name is reported by the reference rules already
 /// (prohibited, not allowed, unsafe), so calls through it add nothing.
 bool reportedReference(RuleContext &ctx, std::string_view qualified);
+/// The value a name op reads when its symbol has one binding, a plain
+/// `name = value` (what the sizing rules follow a name through), or null.
+const ir::Op *onlyAssignedValue(RuleContext &ctx, const ir::Op *name);
 
 // References.cpp
 void checkName(ir::Op &op, RuleContext &ctx);

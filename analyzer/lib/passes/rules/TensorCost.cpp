@@ -125,13 +125,8 @@ std::string elementsText(double n, double width) {
 std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth = 0) {
   if (!op || depth > 8)
     return std::nullopt;
-  if (op->is(OpKind::Name)) {
-    const Symbol *s = symbolOf(ctx, op);
-    if (!s || s->bindings.size() != 1 || s->bindings[0].kind != Binding::Kind::Assign ||
-        !s->bindings[0].path.empty())
-      return std::nullopt;
-    return tensorElements(ctx, s->bindings[0].value, depth + 1);
-  }
+  if (op->is(OpKind::Name))
+    return tensorElements(ctx, onlyAssignedValue(ctx, op), depth + 1);
   if (!op->is(OpKind::Call))
     return std::nullopt;
   for (const Value &v : ctx.valuesOf(op->operand(0)))
