@@ -21,10 +21,21 @@ using namespace ir;
 
 namespace {
 
-bool loads(const Op *op) {
-  return op && !((op->is(OpKind::Name) || op->is(OpKind::Attribute) || op->is(OpKind::Subscript) ||
-                  op->is(OpKind::Tuple) || op->is(OpKind::List) || op->is(OpKind::Starred)) &&
-                 op->ctx != Ctx::Load);
+/// Whether `op` may evaluate to a module: what reads a name, an attribute,
+/// an item or a call's result, or passes one of those on (a call's
+/// keyword and star arguments stand for what they hold).
+bool mayHoldModule(const Op *op) {
+  if (!op)
+    return false;
+  switch (op->kind) {
+  case OpKind::Name: case OpKind::Attribute: case OpKind::Subscript: case OpKind::Starred:
+    return op->ctx == Ctx::Load;
+  case OpKind::Call: case OpKind::IfExp: case OpKind::BoolOp: case OpKind::NamedExpr:
+  case OpKind::Keyword: case OpKind::KwSplat:
+    return true;
+  default:
+    return false;
+  }
 }
 
 /// Whether `user` keeps its operand `i` in the analysis's sight: the object
@@ -85,17 +96,17 @@ std::optional<std::string_view> unconfirmedMember(RuleContext &ctx, const Op *op
 void checkModuleOperands(Op &op, RuleContext &ctx) {
   if (ctx.annotations.contains(&op))
     return;
-  size_t followed = op.is(OpKind::Call) ? followedOperands(ctx, op) : 0;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Op *operand = op.operand(i);
-    if (!loads(operand) || followedUse(op, i) || i < followed ||
-        ctx.annotations.contains(operand))
+    if (!mayHoldModule(operand) || followedUse(op, i) || ctx.annotations.contains(operand))
       continue;
     // A call's keyword and star arguments are judged by what they hold.
     if (op.is(OpKind::Call) && (operand->is(OpKind::Keyword) || operand->is(OpKind::Starred) ||
                                 operand->is(OpKind::KwSplat)))
       operand = operand->operand(0);
-    if (std::optional<std::string_view> member = unconfirmedMember(ctx, operand)) {
+    std::optional<std::string_view> member = unconfirmedMember(ctx, operand);
+    // Rare: what the callee is only matters once a module is passed to it.
+    if (member && !(op.is(OpKind::Call) && i < followedOperands(ctx, op))) {
       ctx.isolate(*operand, DiagId::UnconfirmedConstruct,
                   {ctx.subject(), "'" + std::string(*member) +
                                       "' as a value (ivc does not follow what is read from it)"});
