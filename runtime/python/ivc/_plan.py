@@ -138,10 +138,12 @@ def _parse(data):
         trace.index = _index(t, "index", where, default=ti)
         trace.kind = _need(t, "kind", str, where, default="trace")
         trace.receiver = _name(_need(t, "receiver", str, where), f"{where}.receiver", dotted=True)
+        # `self` of a dotted receiver (`self.model`) is bound by the runtime.
+        receiver_root, dotted, _ = trace.receiver.partition(".")
         trace.tracer = _need(t, "tracer", str, where, default=None, allow_none=True)
         if trace.tracer is not None:
             _name(trace.tracer, f"{where}.tracer")
-            if trace.tracer == trace.receiver.partition(".")[0]:
+            if trace.tracer == receiver_root:
                 raise PlanError(f"{where}.tracer: the same name as the receiver")
         trace.mediators = []
         for mi, m in enumerate(_need(t, "mediators", list, where)):
@@ -159,11 +161,9 @@ def _parse(data):
             med.reasons = _need(m, "reasons", list, mw, default=[])
             med.saves = _strings(m, "saves", mw)
             med.free_names = _strings(m, "free_names", mw)
-            root, dot, _ = trace.receiver.partition(".")
-            if dot and root in med.free_names:
-                # The runtime binds `self` of `self.model` to the receiver's
-                # path alone: nothing the caller gives can cross with it.
-                raise PlanError(f"{mw}: reads {root!r} other than as the receiver "
+            if dotted and receiver_root in med.free_names:
+                # Nothing the caller gives can cross with the receiver's path.
+                raise PlanError(f"{mw}: reads {receiver_root!r} other than as the receiver "
                                 f"{trace.receiver!r}; bind the model to a plain name "
                                 f"(model = {trace.receiver}) before the trace")
             med.modules = _need(m, "modules", list, mw, default=[])

@@ -197,6 +197,17 @@ void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *b
 struct Extent {
   double length = 0, reach = 0;
   bool text = false; // a str or bytes: its length is in characters or bytes
+
+  /// Why making a sequence of this extent in one call is too much, if it is.
+  std::optional<std::string> excess() const {
+    double limit = text ? MaxFilledBytes : double(MaxElements);
+    if (length > limit)
+      return "makes a sequence of " + std::to_string(int64_t(length)) +
+             (text ? " characters or bytes" : " items");
+    if (!text && reach > limit)
+      return "makes a nested sequence that reaches " + std::to_string(int64_t(reach)) + " items";
+    return std::nullopt;
+  }
 };
 
 class ExtentOf {
@@ -279,13 +290,7 @@ std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
     return "repeats a sequence ivc cannot size " + std::to_string(n) + " times";
   }
   double times = double(std::max<int64_t>(n, 0));
-  double length = e->length * times, reach = e->reach * times;
-  if (length > (e->text ? MaxFilledBytes : double(MaxElements)))
-    return "makes a sequence of " + std::to_string(int64_t(length)) +
-           (e->text ? " characters or bytes" : " items");
-  if (!e->text && reach > double(MaxElements))
-    return "makes a nested sequence that reaches " + std::to_string(int64_t(reach)) + " items";
-  return std::nullopt;
+  return Extent{e->length * times, e->reach * times, e->text}.excess();
 }
 
 void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
@@ -326,12 +331,11 @@ void checkConcatenation(RuleContext &ctx, const Op &at) {
   std::optional<Extent> r = ExtentOf(ctx).of(at.operand(1));
   if (!l || !r)
     return;
-  Extent sum{l->length + r->length, l->reach + r->reach, l->text};
-  double limit = sum.text ? MaxFilledBytes : double(MaxElements);
-  auto over = [&](const Extent &e) { return e.length > limit || (!e.text && e.reach > limit); };
-  if (over(sum) && !over(*l) && !over(*r))
-    report(ctx, at, "makes a sequence of " + std::to_string(int64_t(sum.length)) +
-                        (sum.text ? " characters or bytes" : " items"));
+  if (l->excess() || r->excess())
+    return; // judged where the operand was made
+  if (std::optional<std::string> why =
+          Extent{l->length + r->length, l->reach + r->reach, l->text}.excess())
+    report(ctx, at, *why);
 }
 
 void checkBinary(Op &op, RuleContext &ctx) {
@@ -344,14 +348,9 @@ void checkBinary(Op &op, RuleContext &ctx) {
     checkRepetition(ctx, op, op.operand(0), op.operand(1));
   else if (o == "+" && op.is(OpKind::BinaryOp))
     checkConcatenation(ctx, op);
-  else if (o == "%" && op.is(OpKind::BinaryOp) && isSequence(ctx, op.operand(0))) {
-    const Op *rhs = op.operand(1);
-    std::vector<const Op *> args{rhs};
-    if (rhs && rhs->is(OpKind::Tuple))
-      args.assign(rhs->operands.begin(), rhs->operands.end());
-    if (wideFormat(ctx, op.operand(0), args, true))
-      report(ctx, op, "formats a field of a width or precision beyond 2^28");
-  }
+  else if (o == "%" && op.is(OpKind::BinaryOp) && isSequence(ctx, op.operand(0)))
+    if (std::optional<std::string> why = formatCost(ctx, op))
+      report(ctx, op, *why);
 }
 
 /// `pow(b, e, m)`: about one multiplication modulo m per bit of e, each
@@ -482,14 +481,6 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
   // `str.ljust(s, n)` takes the string first.
   if (callee.kind == ValueKind::Method && isOneOf(f, {"ljust", "rjust", "center", "zfill"}))
     size = argument(call, callee.receiver == ValueKind::Builtin ? 1 : 0, "width");
-  const Op *attr = call.operand(0);
-  if (callee.kind == ValueKind::Method && isOneOf(f, {"format", "format_map"}) && attr &&
-      attr->is(OpKind::Attribute) && wideFormat(ctx, attr->operand(0), args, false))
-    return "formats a field of a width or precision beyond 2^28";
-  if (callee.kind == ValueKind::Builtin && f == "format")
-    if (std::optional<std::string_view> spec = knownString(ctx, argument(call, 1, "format_spec"));
-        spec && hasWideField(*spec))
-      return "formats a field of a width or precision beyond 2^28";
   // math.prod(range(1, n)) is n factorial.
   if (callee.kind == ValueKind::Qualified && isOneOf(f, {"math.prod", "math.lcm"}))
     for (size_t i = 1; i < call.operands.size(); ++i) {
@@ -539,6 +530,8 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
 }
 
 void checkCallCost(Op &call, RuleContext &ctx) {
+  if (std::optional<std::string> why = formatCost(ctx, call))
+    return report(ctx, call, *why);
   std::vector<const Op *> args = positionalArguments(call);
   for (const Value &v : ctx.valuesOf(call.operand(0))) {
     if (std::optional<std::string> why = tensorCallCost(ctx, call, v))
@@ -577,8 +570,8 @@ void checkCost(Op &op, RuleContext &ctx) {
     return;
   }
   case OpKind::FormatValue:
-    if (wideSpec(ctx, op.operand(1)))
-      report(ctx, op, "formats a field of a width or precision beyond 2^28");
+    if (std::optional<std::string> why = formatCost(ctx, op))
+      report(ctx, op, *why);
     return;
   case OpKind::Tuple: case OpKind::List: {
     // `x = (x, x)` rebound line after line or in a loop.

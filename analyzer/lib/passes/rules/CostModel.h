@@ -82,13 +82,9 @@ std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const ir::
 std::optional<double> product(RuleContext &ctx, const std::vector<const ir::Op *> &dims);
 
 // FormatCost.cpp
-/// A width or precision beyond the fill limit written in a format text.
-bool hasWideField(std::string_view text);
-/// An f-string field's spec (`f"{x:>{n}}"`) of such a width or precision.
-bool wideSpec(RuleContext &ctx, const ir::Op *spec);
-/// `fmt % args` (`percent`) or `fmt.format(*args)` of such a width or precision.
-bool wideFormat(RuleContext &ctx, const ir::Op *format, const std::vector<const ir::Op *> &args,
-                bool percent);
+/// Why an f-string field, `fmt % args`, `fmt.format(...)` or `format(x,
+/// spec)` may fill beyond 256 MiB (a width or precision), if it may.
+std::optional<std::string> formatCost(RuleContext &ctx, const ir::Op &op);
 
 // TensorCost.cpp
 /// Why a torch factory or tensor method call of constant sizes (`callee`)

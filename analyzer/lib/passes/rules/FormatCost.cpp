@@ -41,8 +41,6 @@ bool nestsFields(std::string_view text) {
   return false;
 }
 
-} // namespace
-
 /// A width or precision beyond the fill limit written in a format string or
 /// spec (`'%.2000000000f'`, `f'{x:>2000000000}'`).
 bool hasWideField(std::string_view text) {
@@ -79,6 +77,36 @@ bool wideFormat(RuleContext &ctx, const Op *format, const std::vector<const Op *
   bool takesWidths =
       !text || (percent ? text->find('*') != std::string_view::npos : nestsFields(*text));
   return takesWidths && llvm::any_of(args, [&](const Op *a) { return wideNumber(ctx, a); });
+}
+
+/// The arguments after `fmt %`: a tuple display's items, or the one value.
+std::vector<const Op *> percentArguments(const Op *rhs) {
+  if (rhs && rhs->is(OpKind::Tuple))
+    return {rhs->operands.begin(), rhs->operands.end()};
+  return {rhs};
+}
+
+} // namespace
+
+std::optional<std::string> formatCost(RuleContext &ctx, const Op &op) {
+  bool wide = false;
+  if (op.is(OpKind::FormatValue))
+    wide = wideSpec(ctx, op.operand(1));
+  else if (op.is(OpKind::BinaryOp) && op.text == "%")
+    wide = wideFormat(ctx, op.operand(0), percentArguments(op.operand(1)), /*percent=*/true);
+  else if (op.is(OpKind::Call))
+    for (const Value &v : ctx.valuesOf(op.operand(0))) {
+      const Op *attr = op.operand(0);
+      if (v.kind == ValueKind::Method && isOneOf(v.text, {"format", "format_map"}) &&
+          attr->is(OpKind::Attribute))
+        wide |= wideFormat(ctx, attr->operand(0), positionalArguments(op), /*percent=*/false);
+      if (v.kind == ValueKind::Builtin && v.text == "format")
+        if (std::optional<std::string_view> spec = knownString(ctx, argument(op, 1, "format_spec")))
+          wide |= hasWideField(*spec);
+    }
+  if (!wide)
+    return std::nullopt;
+  return "formats a field of a width or precision beyond 2^28";
 }
 
 } // namespace ivc::rules::cost
