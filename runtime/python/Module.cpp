@@ -11,6 +11,7 @@
 #include "Analyzer.h"
 #include "Convert.h"
 #include "DLPack.h"
+#include "FastGuard.h"
 #include "WithoutGil.h"
 
 #include "ivc/runtime/codec/Codec.h"
@@ -541,4 +542,5 @@ PYBIND11_MODULE(_core, m) {
       py::arg("nbytes"), py::arg("repeats") = 20, "Seconds per memcpy of nbytes (best of repeats).");
   m.def("default_worker_path", &defaultWorkerPath);
   python::registerAnalyzer(m);
+  python::registerFastGuard(m);
 }

@@ -11,32 +11,16 @@
 #ifndef IVC_RUNTIME_WORKER_AUDITHOOK_H
 #define IVC_RUNTIME_WORKER_AUDITHOOK_H
 
-#include <Python.h>
-
-#include <string>
-#include <vector>
+#include "audit/AuditPolicy.h"
 
 namespace ivc::runtime::worker {
 
-struct BlockFlags {
-  bool fileWrite = true, fileRead = true, subprocess = true, network = true, ctypes = true,
-       import = true, exec = true;
-};
-
-struct HookPolicy {
-  BlockFlags block;
-  /// Top-level module names user code may import while imports are blocked.
-  std::vector<std::string> importAllowlist;
-};
+using audit::classifyAuditEvent;
+using audit::HookPolicy;
 
 /// Installs the hook (once per process). Later calls replace the policy
 /// only while no user code is running.
 bool installAuditHook(const HookPolicy &policy);
-
-/// The category an audit event belongs to under `policy`, or nullptr when
-/// it is allowed. Exposed for tests.
-const char *classifyAuditEvent(const HookPolicy &policy, const char *event, PyObject *args,
-                               std::string &detail);
 
 /// Compiles each (source, filename) while trusted, then runs them in order
 /// in `globals` with the hook active. Nested calls keep the hook active.

@@ -48,7 +48,7 @@ PyObject *lockdown(PyObject *, PyObject *args) {
     PyErr_SetString(PyExc_RuntimeError, "the worker is already locked down");
     return nullptr;
   }
-  HookPolicy policy = policyFromConfig(config);
+  HookPolicy policy = audit::policyFromConfig(config);
   if (PyErr_Occurred())
     return nullptr;
   PyObject *limits = PyDict_GetItemString(config, "rlimits");
@@ -159,28 +159,6 @@ PyModuleDef Module = {PyModuleDef_HEAD_INIT, "_ivc_worker", nullptr, -1, Methods
                       nullptr, nullptr, nullptr, nullptr};
 
 } // namespace
-
-HookPolicy policyFromConfig(PyObject *config) {
-  HookPolicy p;
-  PyObject *block = PyDict_GetItemString(config, "block");
-  p.block.fileWrite = getBool(block, "file_write", true);
-  p.block.fileRead = getBool(block, "file_read", true);
-  p.block.subprocess = getBool(block, "subprocess", true);
-  p.block.network = getBool(block, "network", true);
-  p.block.ctypes = getBool(block, "ctypes", true);
-  p.block.import = getBool(block, "import", true);
-  p.block.exec = getBool(block, "exec", true);
-  PyObject *allow = PyDict_GetItemString(config, "import_allowlist");
-  if (allow && PyList_Check(allow)) {
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(allow); ++i) {
-      const char *s = PyUnicode_AsUTF8(PyList_GET_ITEM(allow, i));
-      if (!s)
-        return p;
-      p.importAllowlist.emplace_back(s);
-    }
-  }
-  return p;
-}
 
 void setNetnsStatus(std::string status) { g_netns = std::move(status); }
 void setSeccompTrace(bool on) { g_seccompTrace = on; }

@@ -8,9 +8,6 @@ namespace ivc::runtime::worker {
 
 /// PyInit function of `_ivc_worker`.
 PyObject *initWorkerModule();
-/// Block flags and import allowlist from the job's sandbox config dict
-/// (keys as in SandboxConfig::toValue).
-HookPolicy policyFromConfig(PyObject *config);
 /// What main() found when it tried to enter a network namespace.
 void setNetnsStatus(std::string status);
 void setSeccompTrace(bool on);

@@ -77,7 +77,8 @@ class FastLink:
 
     tier = "fast"
 
-    def __init__(self, budget_s, spin_us=0, memory_bytes=None):
+    def __init__(self, guard, budget_s, spin_us=0, memory_bytes=None):
+        self.guard = guard  # _core.FastGuard: the audit hook's policy on this thread
         self.budget_s = budget_s
         self.memory_bytes = memory_bytes
         self.memory_left = memory_bytes
@@ -127,7 +128,7 @@ class FastLink:
                 try:
                     msg = port.recv()
                     if msg[0] == "run":
-                        _mediator.run_job(port, msg[1], _mediator.exec_user)
+                        _mediator.run_job(port, msg[1], self.guard.run, self.guard.call)
                 except _core.ChannelClosed:
                     pass  # abandoned by the host (timeout, model error)
                 finally:

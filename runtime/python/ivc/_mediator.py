@@ -477,17 +477,6 @@ def _describe(exc, job):
     return str(exc), format_user_traceback(exc, job)
 
 
-def call_directly(fn, *args):
-    """FAST tier's call_user: no hook to switch on."""
-    return fn(*args)
-
-
-def run_job(port, job, run_user, call_user=call_directly):
+def run_job(port, job, run_user, call_user):
     """Entry point of both tiers. Returns True after a clean END."""
     return Mediator(port, job, run_user, call_user).run()
-
-
-def exec_user(items, ns):
-    """FAST tier: no audit hook, the plan proved the code pure."""
-    for source, filename in items:
-        exec(compile(source, filename, "exec"), ns)  # noqa: S102 - the plan's code, tier fast

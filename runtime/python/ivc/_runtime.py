@@ -261,6 +261,9 @@ class Runtime:
         # A bad configuration fails here (the host library's own checks
         # included), not when the first worker starts.
         _core.sandbox_config_check(self.sandbox.encoded())
+        # FAST mediators run under the sandbox's policy too, as a second line
+        # behind the analyzer (docs/threat-model.md, "FAST").
+        self._fast_guard = _core.FastGuard(self.sandbox.to_wire())
         self._closed = False
         self.fast_timeout_s = fast_timeout_s
         if fast_memory_bytes is not None:
@@ -399,8 +402,8 @@ class Runtime:
             states = []
             for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
                 if tier == "fast":
-                    link = FastLink(self.fast_timeout_s, self.sandbox.channel_spin_us,
-                                    self.fast_memory_bytes)
+                    link = FastLink(self._fast_guard, self.fast_timeout_s,
+                                    self.sandbox.channel_spin_us, self.fast_memory_bytes)
                 else:
                     link = self._worker_link(tenant)
                     if isinstance(link, WorkerLink):
