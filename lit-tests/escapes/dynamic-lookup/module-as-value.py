@@ -42,6 +42,6 @@ with model.trace("stored in attributes"):
 
 with model.trace("uncallable values handed to callers"):
     a = np.array([80, 87, 78, 10], dtype=np.uint8)
-    wrote = list(map(a.real.tofile, ["/tmp/x"]))  # expected-remark {{uses 'a.real.tofile' as a value (what receives it calls it)}}
-    grouped = list(itertools.groupby(["/tmp/x"], a.real.tofile))  # expected-remark {{uses 'a.real.tofile' as a value}}
-    summed = list(itertools.accumulate(["/tmp/x"], a.real.tofile))  # expected-remark {{uses 'a.real.tofile' as a value}}
+    wrote = list(map(a.real.tofile, ["/tmp/x"]))  # expected-remark {{uses 'a.real.tofile' as a value (what receives it calls it)}} expected-remark {{uses 'numpy.ndarray.tofile' (io)}}
+    grouped = list(itertools.groupby(["/tmp/x"], a.real.tofile))  # expected-remark {{uses 'a.real.tofile' as a value}} expected-remark {{uses 'numpy.ndarray.tofile' (io)}}
+    summed = list(itertools.accumulate(["/tmp/x"], a.real.tofile))  # expected-remark {{uses 'a.real.tofile' as a value}} expected-remark {{uses 'numpy.ndarray.tofile' (io)}}

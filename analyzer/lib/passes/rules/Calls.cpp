@@ -206,29 +206,48 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
   }
 }
 
-/// The argument a higher-order callee certainly calls (map's function,
-/// sorted's key, ...), or null.
-const Op *calledArgument(const Op &call, const Value &callee) {
-  std::string_view f = callee.text;
-  if (callee.kind == ValueKind::Builtin) {
-    if (isOneOf(f, {"map", "filter"}))
-      return positionalArgument(call, 0);
-    if (isOneOf(f, {"sorted", "min", "max"}))
-      return keywordArgument(call, "key");
-  }
-  if (callee.kind == ValueKind::Qualified) {
-    if (isOneOf(f, {"functools.reduce", "functools.partial", "itertools.starmap",
-                    "itertools.filterfalse", "itertools.takewhile", "itertools.dropwhile",
-                    "collections.defaultdict"}))
-      return positionalArgument(call, 0);
-    if (f == "itertools.groupby")
-      return argument(call, 1, "key");
-    if (f == "itertools.accumulate")
-      return argument(call, 1, "func");
-  }
-  if (callee.kind == ValueKind::Method && f == "sort")
-    return keywordArgument(call, "key");
+/// A higher-order callee and the parameter it certainly calls (map's
+/// function, sorted's key, ...): its position, or -1 when keyword-only.
+struct CalledParameter {
+  ValueKind kind;
+  std::string_view callee;
+  int position;
+  std::string_view keyword;
+};
+
+constexpr CalledParameter CalledParameters[] = {
+    {ValueKind::Builtin, "map", 0, "func"},
+    {ValueKind::Builtin, "filter", 0, "function"},
+    {ValueKind::Builtin, "sorted", -1, "key"},
+    {ValueKind::Builtin, "min", -1, "key"},
+    {ValueKind::Builtin, "max", -1, "key"},
+    {ValueKind::Qualified, "functools.reduce", 0, "function"},
+    {ValueKind::Qualified, "functools.partial", 0, "func"},
+    {ValueKind::Qualified, "itertools.starmap", 0, "function"},
+    {ValueKind::Qualified, "itertools.filterfalse", 0, "function"},
+    {ValueKind::Qualified, "itertools.takewhile", 0, "predicate"},
+    {ValueKind::Qualified, "itertools.dropwhile", 0, "predicate"},
+    {ValueKind::Qualified, "collections.defaultdict", 0, "default_factory"},
+    {ValueKind::Qualified, "itertools.groupby", 1, "key"},
+    {ValueKind::Qualified, "itertools.accumulate", 1, "func"},
+    {ValueKind::Method, "sort", -1, "key"},
+};
+
+const CalledParameter *calledParameter(const Value &callee) {
+  for (const CalledParameter &p : CalledParameters)
+    if (p.kind == callee.kind && p.callee == callee.text)
+      return &p;
   return nullptr;
+}
+
+/// Whether a spread argument of `call` may supply the parameter `p`:
+/// `map(*[f, xs])`, `sorted(xs, **{"key": f})`.
+bool spreadsParameter(const Op &call, const CalledParameter &p) {
+  for (size_t i = 1; i < call.operands.size(); ++i)
+    if (const Op *a = call.operand(i);
+        a && (a->is(OpKind::KwSplat) || (a->is(OpKind::Starred) && p.position >= 0)))
+      return true;
+  return false;
 }
 
 /// Whether `op` is a function made by a factory judged where it was called
@@ -254,7 +273,17 @@ bool madeByJudgedFactory(RuleContext &ctx, const Op *op, int depth = 0) {
 /// and so is a value ivc cannot type at all (`map(a.real.tofile, paths)`,
 /// `sorted(xs, key=max(fns))`), as calling it directly is.
 void checkCalledArgument(const Op &call, const Value &callee, RuleContext &ctx) {
-  const Op *fn = calledArgument(call, callee);
+  const CalledParameter *p = calledParameter(callee);
+  if (!p)
+    return;
+  if (spreadsParameter(call, *p)) {
+    ctx.isolate(call, DiagId::UnconfirmedConstruct,
+                {ctx.subject(), "a spread argument to '" + std::string(callee.text) +
+                                    "' (ivc cannot see what it calls)"});
+    return;
+  }
+  const Op *fn = p->position < 0 ? keywordArgument(call, p->keyword)
+                                 : argument(call, size_t(p->position), p->keyword);
   if (!fn)
     return;
   const ValueSet &values = ctx.valuesOf(fn);

@@ -154,13 +154,19 @@ void checkAttribute(Op &op, RuleContext &ctx) {
   checkEscapingReference(op, ctx);
   if (qualified != values.end())
     return;
-  for (const Value &b : bases) {
-    if (b.kind == ValueKind::Tensor || b.kind == ValueKind::Activation) {
-      std::string q = "torch.Tensor." + std::string(attr);
-      if (auto category = ctx.m.catalog.unsafeCategory(q)) {
-        ctx.isolate(op, DiagId::UnsafeEntryPoint, {ctx.subject(), q, *category});
-        return;
-      }
+  // numpy arrays are typed as tensors, and a value ivc cannot type (a
+  // parameter, an attribute of anything) may be either.
+  bool mayBeArray = bases.empty() || llvm::any_of(bases, [](const Value &b) {
+    return b.kind == ValueKind::Tensor || b.kind == ValueKind::Activation ||
+           b.kind == ValueKind::Unknown || b.kind == ValueKind::Method;
+  });
+  if (!mayBeArray)
+    return;
+  for (std::string_view owner : {"torch.Tensor.", "numpy.ndarray."}) {
+    std::string q = std::string(owner) + std::string(attr);
+    if (auto category = ctx.m.catalog.unsafeCategory(q)) {
+      ctx.isolate(op, DiagId::UnsafeEntryPoint, {ctx.subject(), q, *category});
+      return;
     }
   }
 }
