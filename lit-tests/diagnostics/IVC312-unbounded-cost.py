@@ -204,6 +204,18 @@ with model.trace("tensor methods and factories of constant sizes"):
     w6 = h.expand(2**18, 8, 768)  # expected-remark {{'h.expand(2**18, 8, 768)' makes a tensor of 1610612736 elements}}
     w7 = h.repeat(2**18, 1, 1)  # expected-remark {{'h.repeat(2**18, 1, 1)' repeats a tensor 262144 times}}
 
+with model.trace("tensors grown from operands of constant sizes"):
+    vec = torch.ones(2**16)
+    g1 = torch.outer(vec, vec)  # expected-remark {{'torch.outer(vec, vec)' makes a tensor of 4294967296 elements from its operands}}
+    g2 = vec.outer(vec) + vec.kron(vec)  # expected-remark {{'vec.outer(vec)' makes a tensor of 4294967296 elements from its operands}} expected-remark {{'vec.kron(vec)' makes a tensor}}
+    g3 = torch.cartesian_prod(vec, vec)  # expected-remark {{makes a tensor of 8589934592 elements from its operands}}
+    g4 = torch.combinations(vec, r=3)  # expected-remark {{'torch.combinations(vec, r=3)' makes a tensor of}}
+    block = torch.zeros(2**24)
+    g5 = torch.cat([block] * 2**5)  # expected-remark {{'torch.cat([block] * 2**5)' makes a tensor of 536870912 elements from its operands}}
+    parts = (block, block) * 16
+    g6 = torch.stack(parts)  # expected-remark {{'torch.stack(parts)' makes a tensor of 536870912 elements}}
+    g7 = torch.outer(torch.outer(vec, vec[:4]).flatten(), vec)
+
 
 def grow(base, times):
     return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}

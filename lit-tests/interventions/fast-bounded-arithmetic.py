@@ -88,6 +88,10 @@ with model.trace("tensor factories"):
     wide = torch.zeros(1 << 26, dtype=torch.float64)[:16] + torch.hann_window(400)[:16]
     grown = h.new_zeros(h.shape) + h.expand(4, -1, -1)[0] + h.repeat(2, 1, 1)[0]
     tiled = torch.zeros(1 << 20).repeat(64)[:16] + torch.zeros(*[16])
+    small = torch.ones(4096)
+    grid = torch.outer(small, small) + torch.kron(small[:64], small[:64]).view(4096, 1)
+    pairs = torch.cartesian_prod(small[:8], small[:8]).sum() + torch.combinations(small[:64]).sum()
+    stacked = torch.cat([small] * 1024).sum() + torch.stack((small, small)).sum()
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
 
 # A loop around a trace runs the mediator again; inside it, nothing loops.

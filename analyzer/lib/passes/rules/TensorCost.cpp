@@ -3,9 +3,11 @@
 // In the server's process nothing limits what a FAST mediator allocates: a
 // torch factory of a constant shape (`torch.ones(10**5, 10**5)`), or a tensor
 // method given constant sizes (`h.new_zeros(2**30)`, `h.expand(2**18, 8,
-// 768)`, `t.repeat(16)` of a tensor a factory made), beyond 1 GiB is
-// ISOLATE. Operations whose result grows from their operands' shapes
-// (`torch.outer`, broadcasting) are not judged: ivc does not track shapes.
+// 768)`, `t.repeat(16)` of a tensor a factory made), and an operation whose
+// result grows from operands such factories made (`torch.outer(a, a)`,
+// `kron`, `cartesian_prod`, `combinations`, `cat([t] * n)`), beyond 1 GiB
+// is ISOLATE. Operands of other sizes (activations) and broadcasting are
+// not judged: ivc knows element counts, not shapes.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -120,8 +122,12 @@ std::string elementsText(double n, double width) {
   return width > 1 ? text + " of " + std::to_string(int(4 * width)) + " bytes" : text;
 }
 
+std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::string_view f,
+                                    const Op *self, int depth);
+
 /// The elements of the tensor `op` makes when it is a torch factory call of
-/// a constant shape, directly or through a name bound once.
+/// a constant shape, or grows from such tensors, directly or through names
+/// bound once.
 std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth = 0) {
   if (!op || depth > 8)
     return std::nullopt;
@@ -129,10 +135,92 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
     return tensorElements(ctx, onlyAssignedValue(ctx, op), depth + 1);
   if (!op->is(OpKind::Call))
     return std::nullopt;
-  for (const Value &v : ctx.valuesOf(op->operand(0)))
-    if (v.kind == ValueKind::Qualified && v.text.starts_with("torch."))
-      if (std::optional<double> n = factoryElements(ctx, *op, std::string_view(v.text).substr(6)))
+  for (const Value &v : ctx.valuesOf(op->operand(0))) {
+    if (v.kind == ValueKind::Qualified && v.text.starts_with("torch.")) {
+      std::string_view f = std::string_view(v.text).substr(6);
+      if (std::optional<double> n = factoryElements(ctx, *op, f))
         return n;
+      if (std::optional<double> n = grownElements(ctx, *op, f, nullptr, depth + 1))
+        return n;
+    }
+    const Op *attr = op->operand(0);
+    if (v.kind == ValueKind::Method && attr && attr->is(OpKind::Attribute))
+      if (std::optional<double> n = grownElements(ctx, *op, v.text, attr->operand(0), depth + 1))
+        return n;
+  }
+  return std::nullopt;
+}
+
+/// The elements of the tensors a sequence argument lists (`[a, b]`,
+/// `(t,) * n`), when every one is sized.
+std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth) {
+  if (!seq || depth > 8)
+    return std::nullopt;
+  if (seq->is(OpKind::Name))
+    return listedElements(ctx, onlyAssignedValue(ctx, seq), depth + 1);
+  if (seq->is(OpKind::List) || seq->is(OpKind::Tuple)) {
+    double n = 0;
+    for (size_t i = 0; i < seq->operands.size(); ++i) {
+      std::optional<double> item = tensorElements(ctx, seq->operand(i), depth + 1);
+      if (!item)
+        return std::nullopt;
+      n += *item;
+    }
+    return n;
+  }
+  if (seq->is(OpKind::BinaryOp) && seq->text == "*") {
+    for (int side = 0; side < 2; ++side) {
+      std::optional<double> times = product(ctx, {seq->operand(1 - side)});
+      if (times)
+        if (std::optional<double> n = listedElements(ctx, seq->operand(side), depth + 1))
+          return *n * std::max(0.0, *times);
+    }
+  }
+  return std::nullopt;
+}
+
+/// Elements of `(n choose r) * r`, the result of `combinations`.
+double combinationElements(double n, double r) {
+  if (r < 0 || r > n)
+    return 0;
+  double logChoose = std::lgamma(n + 1) - std::lgamma(r + 1) - std::lgamma(n - r + 1);
+  return std::exp(logChoose) * std::max(r, 1.0);
+}
+
+/// The elements of what `f` (a torch function, or a method of `self`)
+/// makes from operands of sizes ivc knows.
+std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::string_view f,
+                                    const Op *self, int depth) {
+  // The operands: the receiver first for a method.
+  std::vector<const Op *> operands = positionalArguments(call);
+  if (self)
+    operands.insert(operands.begin(), self);
+  auto sized = [&](size_t i) {
+    return i < operands.size() ? tensorElements(ctx, operands[i], depth) : std::nullopt;
+  };
+  if (isOneOf(f, {"outer", "ger", "kron"})) {
+    std::optional<double> a = sized(0), b = sized(1);
+    return a && b ? std::optional<double>(*a * *b) : std::nullopt;
+  }
+  if (f == "cartesian_prod" && !self) {
+    double n = 1;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      std::optional<double> k = sized(i);
+      if (!k)
+        return std::nullopt;
+      n *= *k;
+    }
+    return n * double(operands.size());
+  }
+  if (f == "combinations") {
+    std::optional<double> n = sized(0);
+    const Op *r = self ? argument(call, 0, "r") : argument(call, 1, "r");
+    std::optional<double> k = r ? product(ctx, {r}) : std::optional<double>(2);
+    return n && k ? std::optional<double>(combinationElements(*n, *k)) : std::nullopt;
+  }
+  if (!self && isOneOf(f, {"cat", "concat", "concatenate", "stack", "hstack", "vstack",
+                           "dstack", "column_stack", "row_stack"}))
+    return listedElements(ctx, argument(call, 0, "tensors"), depth);
   return std::nullopt;
 }
 
@@ -169,6 +257,10 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
                                               std::to_string(int64_t(*times)) + " times")
                  : std::nullopt;
     n = *times * *receiver;
+  } else if (attr && attr->is(OpKind::Attribute)) {
+    n = grownElements(ctx, call, m, attr->operand(0), 0);
+    if (n && *n > MaxTensorElements)
+      return "makes a tensor of " + elementsText(*n, 1) + " from its operands";
   }
   double width = dtypeWidth(ctx, call);
   if (n && *n * width > MaxTensorElements)
@@ -180,10 +272,14 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
 
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
   if (callee.kind == ValueKind::Qualified && callee.text.starts_with("torch.")) {
-    std::optional<double> n = factoryElements(ctx, call, std::string_view(callee.text).substr(6));
+    std::string_view f = std::string_view(callee.text).substr(6);
+    std::optional<double> n = factoryElements(ctx, call, f);
     double width = dtypeWidth(ctx, call);
     if (n && *n * width > MaxTensorElements)
       return "allocates a tensor of " + elementsText(*n, width);
+    n = grownElements(ctx, call, f, nullptr, 0);
+    if (n && *n > MaxTensorElements)
+      return "makes a tensor of " + elementsText(*n, 1) + " from its operands";
   }
   if (callee.kind == ValueKind::Method &&
       (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation))
