@@ -7,7 +7,9 @@ import functools
 import math
 import operator
 
+import numpy as np
 import torch
+import torch.nn.functional as F
 from nnsight import LanguageModel
 from torch import zeros
 
@@ -215,6 +217,27 @@ with model.trace("tensors grown from operands of constant sizes"):
     parts = (block, block) * 16
     g6 = torch.stack(parts)  # expected-remark {{'torch.stack(parts)' makes a tensor of 536870912 elements}}
     g7 = torch.outer(torch.outer(vec, vec[:4]).flatten(), vec)
+
+with model.trace("sizes ivc now evaluates, factories of other names and numpy"):
+    h = model.transformer.h[0].output[0]
+    s1 = torch.zeros(2**20, 2**20 // 1)  # expected-remark {{allocates a tensor of 1099511627776 elements}}
+    s2 = torch.ones(int(1e6), int(1e6))  # expected-remark {{allocates a tensor of 1000000000000 elements}}
+    s3 = torch.zeros([2**20] * 2)  # expected-remark {{allocates a tensor of 1099511627776 elements}}
+    s4 = h.repeat(int(1e7), 1, 1)  # expected-remark {{repeats a tensor 10000000 times}}
+    s5 = "x".center(int(1e12))  # expected-remark {{fills 1000000000000 bytes or characters}}
+    digits = int("1" * 2**24, 2)
+    s6 = digits**64  # expected-remark {{'digits**64' computes an integer of up to 1073741888 bits}}
+    s7 = torch.normal(0.0, 1.0, size=(2**20, 2**20))  # expected-remark {{allocates a tensor of 1099511627776 elements}}
+    s8 = torch.range(0, 2**40) + torch.arange(0, 2**40, 1.0)  # expected-remark {{'torch.range(0, 2**40)' allocates a tensor of 1099511627777 elements of 8 bytes}} expected-remark {{'torch.arange(0, 2**40, 1.0)' allocates}}
+    s9 = torch.randperm(2**28)  # expected-remark {{allocates a tensor of 268435456 elements of 8 bytes}}
+    arr1 = np.ones((2**20, 2**20)) + np.full(2**40, 1.0)  # expected-remark {{'np.ones((2**20, 2**20))' allocates a tensor of 1099511627776 elements of 8 bytes}} expected-remark {{'np.full(2**40, 1.0)' allocates}}
+    arr2 = np.random.rand(2**16, 2**16)  # expected-remark {{allocates a tensor of 4294967296 elements of 8 bytes}}
+    npvec = np.ones(2**15)
+    arr3 = np.outer(npvec, npvec)  # expected-remark {{'np.outer(npvec, npvec)' makes a tensor of 1073741824 elements from its operands}}
+    p1 = F.pad(h, (0, 2**40))  # expected-remark {{'F.pad(h, (0, 2**40))' makes a tensor of 1099511627776 elements}}
+    p2 = F.one_hot(torch.arange(2**16), 2**16)  # expected-remark {{makes a tensor of 8589934592 elements from its operands}}
+    axis = torch.ones(2**15)
+    p3 = torch.meshgrid(axis, axis)  # expected-remark {{'torch.meshgrid(axis, axis)' makes a tensor of 2147483648 elements}}
 
 
 def grow(base, times):

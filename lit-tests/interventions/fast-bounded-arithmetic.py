@@ -16,6 +16,7 @@
 # CHECK-NOT: "tier": "{{isolate|reject}}"
 import math
 
+import numpy as np
 import torch
 from nnsight import LanguageModel
 
@@ -92,6 +93,10 @@ with model.trace("tensor factories"):
     grid = torch.outer(small, small) + torch.kron(small[:64], small[:64]).view(4096, 1)
     pairs = torch.cartesian_prod(small[:8], small[:8]).sum() + torch.combinations(small[:64]).sum()
     stacked = torch.cat([small] * 1024).sum() + torch.stack((small, small)).sum()
+    exact = torch.zeros(2**10 // 2, 7 % 3, int(2.5)).sum() + torch.arange(0, 1, 0.25).sum()
+    arrays = np.zeros((64, 64)).sum() + np.arange(100).sum() + np.outer(np.ones(8), np.ones(8)).sum()
+    padded = torch.nn.functional.pad(h, (1, 1)) + torch.meshgrid(small[:4], small[:4])[0].sum()
+    parsed = int("101", 2) ** 64 + int("7" * 40) ** 2
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
 
 # A loop around a trace runs the mediator again; inside it, nothing loops.

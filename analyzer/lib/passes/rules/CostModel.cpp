@@ -48,6 +48,30 @@ std::optional<int64_t> exactly(std::optional<int64_t> a, std::optional<int64_t> 
 bool add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
 bool sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
 bool mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+// Python's // and % round toward negative infinity.
+bool floorDiv(int64_t a, int64_t b, int64_t *r) {
+  if (b == 0 || (a == INT64_MIN && b == -1))
+    return true;
+  *r = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+  return false;
+}
+bool floorMod(int64_t a, int64_t b, int64_t *r) {
+  if (b == 0 || (a == INT64_MIN && b == -1))
+    return true;
+  *r = a % b;
+  if (*r != 0 && ((*r < 0) != (b < 0)))
+    *r += b;
+  return false;
+}
+bool shiftRight(int64_t a, int64_t b, int64_t *r) {
+  if (b < 0)
+    return true;
+  *r = b >= 63 ? (a < 0 ? -1 : 0) : a >> b;
+  return false;
+}
+bool bitAnd(int64_t a, int64_t b, int64_t *r) { return *r = a & b, false; }
+bool bitOr(int64_t a, int64_t b, int64_t *r) { return *r = a | b, false; }
+bool bitXor(int64_t a, int64_t b, int64_t *r) { return *r = a ^ b, false; }
 
 /// base ** exponent when it fits in 64 bits.
 std::optional<int64_t> power(std::optional<int64_t> base, int64_t exponent) {
@@ -77,11 +101,13 @@ Magnitude binary(std::string_view op, const Magnitude &l, const Magnitude &r) {
   if (op == "*")
     return fromBits(l.bits + r.bits, exactly(l.value, r.value, mul));
   if (op == "//" || op == ">>")
-    return fromBits(l.bits, std::nullopt);
+    return fromBits(l.bits, exactly(l.value, r.value, op == "//" ? floorDiv : shiftRight));
   if (op == "%") // takes the divisor's sign and size
-    return fromBits(r.bits, std::nullopt);
+    return fromBits(r.bits, exactly(l.value, r.value, floorMod));
   if (op == "&" || op == "|" || op == "^") // two's complement: no wider than the wider
-    return fromBits(std::max(l.bits, r.bits), std::nullopt);
+    return fromBits(std::max(l.bits, r.bits), exactly(l.value, r.value, op == "&"   ? bitAnd
+                                                                         : op == "|" ? bitOr
+                                                                                     : bitXor));
   if (!r.value)
     return {};
   if (op == "**")
@@ -127,10 +153,21 @@ Magnitude Sizer::of(const Op *op, int depth) {
     };
     if (all({"len"}))
       return Magnitude{Magnitude::Length, 48, std::nullopt};
-    // `int(3 ** 2**19)` is as large as its argument.
+    // `int(3 ** 2**19)` is as large as its argument, `int(1e12)` as the float.
     if (all({"int", "abs"}) && op->operands.size() == 2) {
       Magnitude m = of(op->operand(1), depth + 1);
+      if (m.kind == Magnitude::Float)
+        return ofFloat(op->operand(1), depth + 1);
       return m.isInt() ? m : Magnitude{};
+    }
+    // `int('1' * 2**24, 2)`, `int.from_bytes(b'\xff' * n, 'big')`: as many
+    // bits as the digits or bytes say.
+    if (all({"int"}) && positionalArgument(*op, 1))
+      return ofParsed(positionalArgument(*op, 0), positionalArgument(*op, 1), depth + 1);
+    if (callee.size() == 1 && callee[0].kind == ValueKind::Method &&
+        callee[0].receiver == ValueKind::Builtin && callee[0].text == "from_bytes") {
+      std::optional<double> n = textLength(argument(*op, 0, "bytes"), depth + 1);
+      return n ? Magnitude{Magnitude::Int, 8 * *n + 1, std::nullopt} : Magnitude{};
     }
     return {};
   }
@@ -138,6 +175,63 @@ Magnitude Sizer::of(const Op *op, int depth) {
   }
 }
 
+
+Magnitude Sizer::ofFloat(const Op *op, int depth) {
+  while (op && op->is(OpKind::Name) && depth++ <= 8)
+    op = onlyAssignedValue(ctx_, op);
+  if (!op || !op->is(OpKind::Float))
+    return {}; // `int(a / b)`: as unknown as it was
+  std::string digits;
+  for (char c : op->text)
+    if (c != '_')
+      digits += c;
+  double v = std::trunc(std::strtod(digits.c_str(), nullptr));
+  if (!std::isfinite(v))
+    return {}; // an OverflowError
+  if (std::fabs(v) < 9.2e18)
+    return Magnitude::integer(int64_t(v));
+  return {Magnitude::Int, std::floor(std::log2(std::fabs(v))) + 1, std::nullopt};
+}
+
+Magnitude Sizer::ofParsed(const Op *digits, const Op *base, int depth) {
+  std::optional<double> n = textLength(digits, depth);
+  if (!n)
+    return {};
+  Magnitude b = of(base, depth);
+  int64_t radix = b.value ? *b.value : 0;
+  // CPython refuses more than 4300 digits in a base that is not a power of
+  // two (sys.int_info.default_max_str_digits); base 0 may be binary.
+  bool powerOfTwo = radix == 0 || (radix > 1 && (radix & (radix - 1)) == 0);
+  double count = powerOfTwo ? *n : std::min(*n, 4300.0);
+  double bitsPerDigit = radix > 1 ? std::log2(double(radix)) : 6;
+  return {Magnitude::Int, count * bitsPerDigit + 1, std::nullopt};
+}
+
+std::optional<double> Sizer::textLength(const Op *op, int depth) {
+  if (!op || depth > 8)
+    return std::nullopt;
+  switch (op->kind) {
+  case OpKind::Str: case OpKind::Bytes: return double(op->text.size());
+  case OpKind::Name: return textLength(onlyAssignedValue(ctx_, op), depth + 1);
+  case OpKind::BinaryOp: {
+    if (op->text == "+") {
+      std::optional<double> a = textLength(op->operand(0), depth + 1),
+                            b = textLength(op->operand(1), depth + 1);
+      return a && b ? std::optional<double>(*a + *b) : std::nullopt;
+    }
+    if (op->text != "*")
+      return std::nullopt;
+    for (int side = 0; side < 2; ++side)
+      if (std::optional<double> t = textLength(op->operand(side), depth + 1)) {
+        Magnitude n = of(op->operand(1 - side), depth + 1);
+        return n.value ? std::optional<double>(*t * double(std::max<int64_t>(*n.value, 0)))
+                       : std::nullopt;
+      }
+    return std::nullopt;
+  }
+  default: return std::nullopt;
+  }
+}
 
 bool allTensors(RuleContext &ctx, const Op *op) {
   const ValueSet &vs = ctx.valuesOf(op);

@@ -57,13 +57,19 @@ struct Magnitude {
 Magnitude binary(std::string_view op, const Magnitude &l, const Magnitude &r);
 
 /// Sizes integer expressions: literals, arithmetic, names bound once (through
-/// up to eight of them), `len(...)`, and `int`/`abs` of a sized value.
+/// up to eight of them), `len(...)`, `int`/`abs` of a sized value or a float,
+/// and integers parsed from strings or bytes of known length.
 class Sizer {
 public:
   explicit Sizer(RuleContext &ctx) : ctx_(ctx) {}
   Magnitude of(const ir::Op *op, int depth = 0);
+  /// The length of a str or bytes made of literals, `+` and `*`.
+  std::optional<double> textLength(const ir::Op *op, int depth = 0);
 
 private:
+  Magnitude ofFloat(const ir::Op *op, int depth);
+  Magnitude ofParsed(const ir::Op *digits, const ir::Op *base, int depth);
+
   RuleContext &ctx_;
 };
 

@@ -27,6 +27,18 @@ std::optional<std::vector<const Op *>> shapeOf(RuleContext &ctx, const Op *shape
         callee[0].text == "torch.Size")
       shape = shape->operand(1);
   }
+  if (shape && shape->is(OpKind::BinaryOp) && shape->text == "*") { // `[2**20] * 2`
+    for (int side = 0; side < 2; ++side) {
+      std::optional<std::vector<const Op *>> once = shapeOf(ctx, shape->operand(side));
+      Magnitude times = Sizer(ctx).of(shape->operand(1 - side));
+      if (once && times.value && *times.value >= 0 && *times.value <= 64) {
+        std::vector<const Op *> dims;
+        for (int64_t i = 0; i < *times.value; ++i)
+          dims.insert(dims.end(), once->begin(), once->end());
+        return dims;
+      }
+    }
+  }
   if (!shape || !(shape->is(OpKind::Tuple) || shape->is(OpKind::List)))
     return std::nullopt;
   std::vector<const Op *> dims;
@@ -62,29 +74,105 @@ std::optional<double> shapeElements(RuleContext &ctx, const std::vector<const Op
 }
 
 /// How many float32 elements' worth of memory one element of the dtype a
-/// call asks for takes (`dtype=torch.float64`: 2).
-double dtypeWidth(RuleContext &ctx, const Op &call) {
+/// call asks for takes (`dtype=torch.float64`: 2), or `fallback` without one.
+double dtypeWidth(RuleContext &ctx, const Op &call, double fallback = 1) {
   const Op *dtype = keywordArgument(call, "dtype");
+  if (!dtype)
+    return fallback;
   double width = 1;
-  for (const Value &v : dtype ? ctx.valuesOf(dtype) : ValueSet{})
-    if (v.kind == ValueKind::Qualified) {
-      if (isOneOf(v.text, {"torch.float64", "torch.double", "torch.int64", "torch.long",
-                           "torch.complex64", "torch.cfloat"}))
-        width = std::max(width, 2.0);
-      if (isOneOf(v.text, {"torch.complex128", "torch.cdouble"}))
-        width = std::max(width, 4.0);
-    }
+  for (const Value &v : ctx.valuesOf(dtype)) {
+    std::string_view t = v.text;
+    if (v.kind == ValueKind::Builtin) // numpy reads int and float as 64 bits
+      width = std::max(width, t == "complex" ? 4.0 : 2.0);
+    if (v.kind != ValueKind::Qualified)
+      continue;
+    t = t.substr(t.find('.') + 1);
+    if (isOneOf(t, {"float64", "double", "int64", "long", "complex64", "cfloat", "uint64",
+                    "longlong", "float_", "int_", "intp"}))
+      width = std::max(width, 2.0);
+    if (isOneOf(t, {"complex128", "cdouble", "complex_", "longdouble", "clongdouble"}))
+      width = std::max(width, 4.0);
+  }
   return width;
 }
 
-/// How many elements the torch factory `f` (`torch.` stripped) makes in
-/// `call`, when its shape is made of constants ivc evaluates.
-std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::string_view f) {
+/// The width of what a factory makes by default: torch's integer factories
+/// make int64, numpy's float64 or int64.
+double defaultWidth(std::string_view q) {
+  if (q.starts_with("numpy."))
+    return 2;
+  return isOneOf(q, {"torch.randint", "torch.randperm", "torch.tril_indices",
+                     "torch.triu_indices", "torch.arange", "torch.range",
+                     "torch.nn.functional.one_hot"})
+             ? 2
+             : 1;
+}
+
+/// The value of an integer or float literal ivc evaluates, for ranges of
+/// floats (`torch.arange(0, 2**40, 1.0)`).
+std::optional<double> numberValue(RuleContext &ctx, const Op *op) {
+  for (int depth = 0; op && op->is(OpKind::Name) && depth < 8; ++depth)
+    op = onlyAssignedValue(ctx, op);
+  if (op && op->is(OpKind::Float))
+    return std::strtod(std::string(op->text).c_str(), nullptr);
+  if (op && op->is(OpKind::UnaryOp) && op->text == "-")
+    if (std::optional<double> v = numberValue(ctx, op->operand(0)))
+      return -*v;
+  Magnitude m = Sizer(ctx).of(op);
+  return m.value ? std::optional<double>(double(*m.value)) : std::nullopt;
+}
+
+/// The length of `arange(*args)` (`inclusive`: `torch.range`), floats too.
+std::optional<double> stepsOf(RuleContext &ctx, const std::vector<const Op *> &args,
+                              bool inclusive) {
+  if (args.empty() || args.size() > 3)
+    return std::nullopt;
+  std::vector<double> v;
+  for (const Op *a : args)
+    if (std::optional<double> x = numberValue(ctx, a))
+      v.push_back(*x);
+    else
+      return std::nullopt;
+  double start = v.size() > 1 ? v[0] : 0, end = v.size() > 1 ? v[1] : v[0];
+  double step = v.size() == 3 ? std::fabs(v[2]) : 1;
+  if (step == 0 || !std::isfinite(end - start))
+    return std::nullopt;
+  return std::floor(std::fabs(end - start) / step) + (inclusive ? 1 : 0);
+}
+
+/// How many elements the torch or numpy factory `q` makes in `call`, when
+/// its shape is made of constants ivc evaluates.
+std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::string_view q) {
   std::vector<const Op *> pos = positionalArguments(call);
   auto dims = [&](const Op *shape) -> std::optional<double> {
     std::optional<std::vector<const Op *>> d = shapeOf(ctx, shape);
-    return d ? product(ctx, *d) : std::nullopt;
+    return d ? product(ctx, *d) : shape ? product(ctx, {shape}) : std::nullopt;
   };
+  if (q.starts_with("numpy.")) {
+    std::string_view f = q.substr(6);
+    if (isOneOf(f, {"zeros", "ones", "empty", "full"}))
+      return dims(argument(call, 0, "shape"));
+    if (isOneOf(f, {"random.rand", "random.randn"}))
+      return shapeElements(ctx, spread(call));
+    if (isOneOf(f, {"random.random", "random.uniform", "random.normal", "random.randint",
+                    "random.standard_normal"}))
+      if (const Op *size = keywordArgument(call, "size"))
+        return dims(size);
+    if (f == "arange")
+      return stepsOf(ctx, pos, false);
+    if (isOneOf(f, {"linspace", "logspace"}))
+      return product(ctx, {argument(call, 2, "num")});
+    if (f == "eye") {
+      const Op *n = argument(call, 0, "N"), *m = argument(call, 1, "M");
+      return product(ctx, {n, m ? m : n});
+    }
+    if (f == "identity")
+      return product(ctx, {argument(call, 0, "n"), argument(call, 0, "n")});
+    return std::nullopt;
+  }
+  if (!q.starts_with("torch."))
+    return std::nullopt;
+  std::string_view f = q.substr(6);
   if (isOneOf(f, {"zeros", "ones", "empty", "rand", "randn"})) {
     if (const Op *size = keywordArgument(call, "size"))
       return dims(size);
@@ -102,6 +190,9 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
     const Op *size = keywordArgument(call, "size");
     return dims(size ? size : pos.empty() ? nullptr : pos.back());
   }
+  if (f == "normal") // (mean, std, size)
+    if (const Op *size = argument(call, 2, "size"))
+      return dims(size);
   if (f == "randperm")
     return product(ctx, {argument(call, 0, "n")});
   if (f == "eye") {
@@ -110,9 +201,9 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
   }
   if (isOneOf(f, {"linspace", "logspace"}))
     return product(ctx, {argument(call, 2, "steps")});
-  if (f == "arange" && !keywordArgument(call, "start") && !keywordArgument(call, "end") &&
-      !keywordArgument(call, "step"))
-    return rangeLength(ctx, pos);
+  if (isOneOf(f, {"arange", "range"}) && !keywordArgument(call, "start") &&
+      !keywordArgument(call, "end") && !keywordArgument(call, "step"))
+    return stepsOf(ctx, pos, f == "range");
   return std::nullopt;
 }
 
@@ -125,6 +216,15 @@ std::string elementsText(double n, double width) {
 std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::string_view f,
                                     const Op *self, int depth);
 
+/// `outer` of `torch.outer` or `numpy.outer`, `nn.functional.pad` of
+/// `torch.nn.functional.pad`; empty for other libraries.
+std::string_view libraryFunction(std::string_view q) {
+  for (std::string_view lib : {"torch.", "numpy."})
+    if (q.starts_with(lib))
+      return q.substr(lib.size());
+  return {};
+}
+
 /// The elements of the tensor `op` makes when it is a torch factory call of
 /// a constant shape, or grows from such tensors, directly or through names
 /// bound once.
@@ -136,11 +236,11 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
   if (!op->is(OpKind::Call))
     return std::nullopt;
   for (const Value &v : ctx.valuesOf(op->operand(0))) {
-    if (v.kind == ValueKind::Qualified && v.text.starts_with("torch.")) {
-      std::string_view f = std::string_view(v.text).substr(6);
-      if (std::optional<double> n = factoryElements(ctx, *op, f))
+    if (v.kind == ValueKind::Qualified) {
+      if (std::optional<double> n = factoryElements(ctx, *op, v.text))
         return n;
-      if (std::optional<double> n = grownElements(ctx, *op, f, nullptr, depth + 1))
+      if (std::optional<double> n = grownElements(ctx, *op, libraryFunction(v.text), nullptr,
+                                                  depth + 1))
         return n;
     }
     const Op *attr = op->operand(0);
@@ -202,7 +302,8 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
     std::optional<double> a = sized(0), b = sized(1);
     return a && b ? std::optional<double>(*a * *b) : std::nullopt;
   }
-  if (f == "cartesian_prod" && !self) {
+  // Every combination of the operands' items, as many tensors or columns.
+  auto cartesian = [&]() -> std::optional<double> {
     double n = 1;
     for (size_t i = 0; i < operands.size(); ++i) {
       std::optional<double> k = sized(i);
@@ -211,7 +312,9 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
       n *= *k;
     }
     return n * double(operands.size());
-  }
+  };
+  if (f == "cartesian_prod" && !self)
+    return cartesian();
   if (f == "combinations") {
     std::optional<double> n = sized(0);
     const Op *r = self ? argument(call, 0, "r") : argument(call, 1, "r");
@@ -221,6 +324,29 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   if (!self && isOneOf(f, {"cat", "concat", "concatenate", "stack", "hstack", "vstack",
                            "dstack", "column_stack", "row_stack"}))
     return listedElements(ctx, argument(call, 0, "tensors"), depth);
+  if (f == "meshgrid" && !self) { // one grid per 1-D input, each the product
+    std::optional<double> n = cartesian();
+    return n ? std::optional<double>(*n) : std::nullopt;
+  }
+  if (f == "vander") { // (x, N): |x| rows of N columns, N = |x| by default
+    std::optional<double> x = sized(0);
+    const Op *n = self ? argument(call, 0, "N") : argument(call, 1, "N");
+    std::optional<double> cols = n ? product(ctx, {n}) : x;
+    return x && cols ? std::optional<double>(*x * *cols) : std::nullopt;
+  }
+  if (f == "nn.functional.one_hot") { // int64, |t| x num_classes
+    std::optional<double> t = sized(0), classes = product(ctx, {argument(call, 1, "num_classes")});
+    return classes && *classes > 0 ? std::optional<double>(2 * *classes * t.value_or(1))
+                                   : std::nullopt;
+  }
+  if (f == "nn.functional.pad") { // at least the padding, whatever the input
+    const Op *pad = argument(call, 1, "pad");
+    std::optional<std::vector<const Op *>> widths = shapeOf(ctx, pad);
+    double n = 0;
+    for (const Op *w : widths ? *widths : std::vector<const Op *>{})
+      n += product(ctx, {w}).value_or(0);
+    return n > 0 ? std::optional<double>(n) : std::nullopt;
+  }
   return std::nullopt;
 }
 
@@ -271,13 +397,13 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
 } // namespace
 
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
-  if (callee.kind == ValueKind::Qualified && callee.text.starts_with("torch.")) {
-    std::string_view f = std::string_view(callee.text).substr(6);
-    std::optional<double> n = factoryElements(ctx, call, f);
-    double width = dtypeWidth(ctx, call);
+  if (callee.kind == ValueKind::Qualified) {
+    std::optional<double> n = factoryElements(ctx, call, callee.text);
+    double width = dtypeWidth(ctx, call, defaultWidth(callee.text));
     if (n && *n * width > MaxTensorElements)
       return "allocates a tensor of " + elementsText(*n, width);
-    n = grownElements(ctx, call, f, nullptr, 0);
+    std::string_view f = libraryFunction(callee.text);
+    n = f.empty() ? std::nullopt : grownElements(ctx, call, f, nullptr, 0);
     if (n && *n > MaxTensorElements)
       return "makes a tensor of " + elementsText(*n, 1) + " from its operands";
   }
