@@ -3,7 +3,9 @@
 # mediator here is ISOLATE, where a worker's limits and deadline apply.
 # interventions/fast-bounded-arithmetic.py has what stays FAST.
 # RUN: %ivc check --verify %s
+import collections
 import functools
+import itertools
 import math
 import operator
 
@@ -48,7 +50,7 @@ with model.trace("repetition of unknown length"):
 
 with model.trace("range consumed in C"):
     count = int("9" * 20)
-    total = sum(range(count))  # expected-remark {{'sum(range(count))' iterates a range whose length ivc cannot bound}}
+    total = sum(range(count))  # expected-remark {{'sum(range(count))' iterates a range or combinatoric iterator whose length ivc cannot bound}}
 
 with model.trace("range consumed in C through lazy wrappers"):
     count = int("9" * 20)
@@ -76,7 +78,7 @@ with model.trace("bytes and padding filled in one call"):
     code = "7".zfill(width=2 ** (10**3))  # expected-remark {{fills a number of bytes or characters ivc cannot bound}}
 
 with model.trace("range unpacked in C"):
-    print(*range(10**12))  # expected-remark {{'*range(10**12)' unpacks a range whose length ivc cannot bound}}
+    print(*range(10**12))  # expected-remark {{'*range(10**12)' unpacks a range or combinatoric iterator whose length ivc cannot bound}}
     xs = [*range(10**12)]  # expected-remark {{'*range(10**12)' unpacks a range}}
 
 with model.trace("loop extending its own list"):
@@ -182,8 +184,8 @@ with model.trace("format widths and precisions"):
 
 
 with model.trace("products of ranges and doubling by rebinding"):
-    p1 = math.prod(range(1, 2**18))  # expected-remark {{'math.prod(range(1, 2**18))' multiplies the integers of a range longer than 2^14 in one call}}
-    p2 = math.lcm(*range(1, 2**18))  # expected-remark {{multiplies the integers of a range}}
+    p1 = math.prod(range(1, 2**18))  # expected-remark {{'math.prod(range(1, 2**18))' multiplies more than 2^14 integers in one call}}
+    p2 = math.lcm(*range(1, 2**18))  # expected-remark {{multiplies more than 2^14 integers}}
     nest = [0]
     for _ in range(60):
         nest = (nest, nest)  # expected-remark {{'(nest, nest)' nests a sequence in itself twice, which its rebinding doubles}}
@@ -238,6 +240,28 @@ with model.trace("sizes ivc now evaluates, factories of other names and numpy"):
     p2 = F.one_hot(torch.arange(2**16), 2**16)  # expected-remark {{makes a tensor of 8589934592 elements from its operands}}
     axis = torch.ones(2**15)
     p3 = torch.meshgrid(axis, axis)  # expected-remark {{'torch.meshgrid(axis, axis)' makes a tensor of 2147483648 elements}}
+
+
+with model.trace("combinatorics consumed in C"):
+    c1 = max(itertools.product("ab", repeat=64))  # expected-remark {{'max(itertools.product("ab", repeat=64))' iterates a range or combinatoric iterator whose length ivc cannot bound}}
+    c2 = (-1,) in itertools.product(range(10**6), repeat=3)  # expected-remark {{searches an iterator whose length ivc cannot bound}}
+    c3 = collections.deque(itertools.permutations(range(12)), maxlen=0)  # expected-remark {{iterates a range or combinatoric iterator}}
+    c4 = itertools.product(range(10**12))  # expected-remark {{'itertools.product(range(10**12))' iterates a range}}
+    c5 = sorted(itertools.combinations(range(2**13), 3))  # expected-remark {{iterates a range or combinatoric iterator}}
+    for c6 in itertools.product(range(10**6), repeat=3):
+        break
+
+with model.trace("products and concatenations of many items"):
+    m1 = math.prod(list(range(1, 2**20)))  # expected-remark {{'math.prod(list(range(1, 2**20)))' multiplies more than 2^14 integers in one call}}
+    m2 = math.prod([3] * 2**24)  # expected-remark {{multiplies more than 2^14 integers}}
+    m3 = functools.reduce(operator.add, [[0]] * 2**23)  # expected-remark {{concatenates sequences with 'functools.reduce', which copies the total at every item}}
+
+with model.trace("string methods of sized texts"):
+    t1 = "".join(["x" * 2**16] * 2**20)  # expected-remark {{makes a string of 68719476736 characters or bytes}}
+    t2 = ("x" * 2**20).replace("x", "y" * 2**20)  # expected-remark {{makes a string of 1099511627776 characters}}
+    t3 = ("\t" * 2**14).expandtabs(2**30)  # expected-remark {{makes a string of 17592186044416 characters}}
+    t4 = (("ab " * 2**12) * 2**14).split()  # expected-remark {{splits a text into up to 201326592 strings}}
+    t5 = list("xyzw" * 2**23)  # expected-remark {{splits a text into up to 33554432 strings}}
 
 
 def grow(base, times):

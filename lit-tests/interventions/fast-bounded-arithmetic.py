@@ -14,7 +14,10 @@
 # CHECK-NOT: "tier": "{{isolate|reject}}"
 # CHECK: "tier": "fast"
 # CHECK-NOT: "tier": "{{isolate|reject}}"
+import functools
+import itertools
 import math
+import operator
 
 import numpy as np
 import torch
@@ -97,6 +100,10 @@ with model.trace("tensor factories"):
     arrays = np.zeros((64, 64)).sum() + np.arange(100).sum() + np.outer(np.ones(8), np.ones(8)).sum()
     padded = torch.nn.functional.pad(h, (1, 1)) + torch.meshgrid(small[:4], small[:4])[0].sum()
     parsed = int("101", 2) ** 64 + int("7" * 40) ** 2
+    combos = len(list(itertools.product(range(3), range(4)))) + len(list(itertools.combinations([1, 2, 3], 2)))
+    found = (1, 2) in itertools.permutations(range(4), 2)
+    counted = math.prod(list(range(1, 100))) + len(functools.reduce(operator.add, [[1], [2]]))
+    text = "-".join(["a", "b"]) + "abc".replace("b", "xx") + "a\tb".expandtabs(4) + str(len("a b".split()))
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
 
 # A loop around a trace runs the mediator again; inside it, nothing loops.

@@ -87,7 +87,7 @@ private:
       return checkCost(op, ctx);
     case OpKind::BinaryOp: case OpKind::AugAssign: case OpKind::Starred:
     case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
-    case OpKind::List: case OpKind::Tuple: case OpKind::FormatValue:
+    case OpKind::List: case OpKind::Tuple: case OpKind::FormatValue: case OpKind::Compare:
       return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
@@ -95,7 +95,7 @@ private:
     case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
     case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
     case OpKind::Ellipsis: case OpKind::FString: case OpKind::Slice:
-    case OpKind::UnaryOp: case OpKind::BoolOp: case OpKind::Compare:
+    case OpKind::UnaryOp: case OpKind::BoolOp:
     case OpKind::IfExp: case OpKind::NamedExpr:
     case OpKind::Set: case OpKind::Dict: case OpKind::GeneratorExp:
     case OpKind::Lambda:

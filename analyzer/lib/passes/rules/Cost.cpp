@@ -35,31 +35,6 @@ using namespace cost;
 
 namespace {
 
-bool isSequence(RuleContext &ctx, const Op *op) {
-  if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
-             op->is(OpKind::List) || op->is(OpKind::Tuple) || op->is(OpKind::ListComp)))
-    return true;
-  // The target of `xs *= n`: what its other bindings made it.
-  if (op && op->is(OpKind::Name) && op->ctx == Ctx::Store) {
-    const Symbol *s = symbolOf(ctx, op);
-    if (!s)
-      return false;
-    bool any = false;
-    for (const Binding &b : s->bindings) {
-      if (b.kind == Binding::Kind::AugAssign)
-        continue;
-      if (b.kind != Binding::Kind::Assign || !b.path.empty() || !isSequence(ctx, b.value))
-        return false;
-      any = true;
-    }
-    return any;
-  }
-  const ValueSet &vs = ctx.valuesOf(op);
-  return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
-    return v.kind == ValueKind::Str || v.kind == ValueKind::Container;
-  });
-}
-
 bool isLoop(const Op &op) {
   return op.is(OpKind::For) || op.is(OpKind::ListComp) || op.is(OpKind::SetComp) ||
          op.is(OpKind::DictComp) || op.is(OpKind::GeneratorExp);
@@ -189,83 +164,6 @@ void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *b
   }
   report(ctx, at, "computes an integer whose size ivc cannot bound");
 }
-
-/// What ivc knows of a sequence a display, a repetition or a concatenation
-/// makes: its length, and the items a walk of it visits (`str`, `==`,
-/// `copy.deepcopy`), each nested sequence counted at every reference:
-/// `[[0] * 2**12] * 2**12` is 2^12 long and reaches 2^24 + 2^12 items.
-struct Extent {
-  double length = 0, reach = 0;
-  bool text = false; // a str or bytes: its length is in characters or bytes
-
-  /// Why making a sequence of this extent in one call is too much, if it is.
-  std::optional<std::string> excess() const {
-    double limit = text ? MaxFilledBytes : double(MaxElements);
-    if (length > limit)
-      return "makes a sequence of " + std::to_string(int64_t(length)) +
-             (text ? " characters or bytes" : " items");
-    if (!text && reach > limit)
-      return "makes a nested sequence that reaches " + std::to_string(int64_t(reach)) + " items";
-    return std::nullopt;
-  }
-};
-
-class ExtentOf {
-public:
-  explicit ExtentOf(RuleContext &ctx) : ctx_(ctx) {}
-
-  std::optional<Extent> of(const Op *op, int depth = 0) {
-    // A bounded walk: displays of names of displays fan out.
-    if (!op || depth > 8 || ++visits_ > 256)
-      return std::nullopt;
-    switch (op->kind) {
-    case OpKind::Str: case OpKind::Bytes: {
-      double n = double(op->text.size());
-      return Extent{n, n, true};
-    }
-    case OpKind::List: case OpKind::Tuple: case OpKind::Set: {
-      Extent e;
-      for (size_t i = 0; i < op->operands.size(); ++i) {
-        const Op *item = op->operand(i);
-        if (!item || item->is(OpKind::Starred))
-          return std::nullopt;
-        std::optional<Extent> inner = of(item, depth + 1);
-        e.length += 1;
-        e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
-      }
-      return e;
-    }
-    case OpKind::BinaryOp: return ofBinary(*op, depth);
-    case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
-    default: return std::nullopt;
-    }
-  }
-
-private:
-  std::optional<Extent> ofBinary(const Op &op, int depth) {
-    const Op *l = op.operand(0), *r = op.operand(1);
-    if (op.text == "+") {
-      std::optional<Extent> a = of(l, depth + 1), b = of(r, depth + 1);
-      if (!a || !b)
-        return std::nullopt;
-      return Extent{a->length + b->length, a->reach + b->reach, a->text};
-    }
-    if (op.text != "*")
-      return std::nullopt;
-    bool lSeq = isSequence(ctx_, l);
-    if (lSeq == isSequence(ctx_, r))
-      return std::nullopt;
-    std::optional<Extent> e = of(lSeq ? l : r, depth + 1);
-    Magnitude count = Sizer(ctx_).of(lSeq ? r : l);
-    if (!e || !count.value)
-      return std::nullopt;
-    double n = std::max(0.0, double(*count.value));
-    return Extent{e->length * n, e->reach * n, e->text};
-  }
-
-  RuleContext &ctx_;
-  int visits_ = 0;
-};
 
 /// Why repeating `seq` `count` times may make more than one call should,
 /// if it may.
@@ -403,7 +301,8 @@ bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
 bool isLazyWrapper(const Value &v) {
   return (v.kind == ValueKind::Builtin &&
           isOneOf(v.text, {"enumerate", "zip", "reversed", "map", "filter", "iter"})) ||
-         (v.kind == ValueKind::Qualified && v.text.starts_with("itertools."));
+         (v.kind == ValueKind::Qualified && v.text.starts_with("itertools.") &&
+          !isCombinatoric(v)); // those copy their inputs first
 }
 
 /// A builtin that takes a range without iterating it.
@@ -415,8 +314,9 @@ bool isConstantTimeOnRanges(const Value &v) {
 
 /// Whether `op` may evaluate to a range longer than MaxElements or of a
 /// length ivc cannot bound, or to a lazy wrapper over one: a call of `range`,
-/// a slice of one (a range too), or a name bound to one (`r = range(n)` ...
-/// `sum(r)`). `evidently`: only a range whose length ivc evaluates.
+/// a slice of one (a range too), one of itertools' combinatoric iterators
+/// (IteratorCost.cpp), or a name bound to one (`r = range(n)` ... `sum(r)`).
+/// `evidently`: only one whose length ivc evaluates.
 bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false, int depth = 0) {
   if (!op || depth > 8)
     return false;
@@ -431,6 +331,11 @@ bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false, int 
       }
       if (isLazyWrapper(v) && llvm::any_of(args, inner))
         return true;
+      if (isCombinatoric(v)) {
+        std::optional<double> n = combinatoricCount(ctx, *op, v.text);
+        if (evidently ? n && *n > double(MaxElements) : !n || *n > double(MaxElements))
+          return true;
+      }
     }
     return false;
   }
@@ -457,6 +362,29 @@ bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false, int 
   return false;
 }
 
+/// How many integers `op` lists when it is a range, a sequence ivc sizes,
+/// or a list, tuple or sorted copy of one; unknown for a range ivc cannot
+/// bound counts as too many.
+std::optional<double> factorCount(RuleContext &ctx, const Op *op, int depth = 0) {
+  if (!op || depth > 8)
+    return std::nullopt;
+  if (op->is(OpKind::Name))
+    return factorCount(ctx, onlyAssignedValue(ctx, op), depth + 1);
+  if (op->is(OpKind::Call))
+    for (const Value &v : ctx.valuesOf(op->operand(0))) {
+      if (v.kind != ValueKind::Builtin)
+        continue;
+      if (v.text == "range") {
+        std::optional<double> n = rangeLength(ctx, positionalArguments(*op));
+        return n ? n : std::optional<double>(HUGE_VAL);
+      }
+      if (isOneOf(v.text, {"list", "tuple", "sorted"}))
+        return factorCount(ctx, positionalArgument(*op, 0), depth + 1);
+    }
+  std::optional<Extent> e = ExtentOf(ctx).of(op);
+  return e ? std::optional<double>(e->length) : std::nullopt;
+}
+
 /// Why calling `callee` in `call` may do work without a bound, if it may.
 std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
                                               const Value &callee,
@@ -471,7 +399,7 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
       if (a && a->is(OpKind::Keyword))
         a = a->operand(0);
       if (a && !a->is(OpKind::Starred) && mayBeLongRange(ctx, a))
-        return "iterates a range whose length ivc cannot bound";
+        return "iterates a range or combinatoric iterator whose length ivc cannot bound";
     }
   // `bytes(n)` and `s.ljust(n)` allocate and fill n bytes or characters in
   // one call; n from an activation or a length is not judged.
@@ -481,21 +409,32 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
   // `str.ljust(s, n)` takes the string first.
   if (callee.kind == ValueKind::Method && isOneOf(f, {"ljust", "rjust", "center", "zfill"}))
     size = argument(call, callee.receiver == ValueKind::Builtin ? 1 : 0, "width");
-  // math.prod(range(1, n)) is n factorial.
+  // math.prod(range(1, n)) is n factorial, math.prod([3] * n) 3^n.
   if (callee.kind == ValueKind::Qualified && isOneOf(f, {"math.prod", "math.lcm"}))
     for (size_t i = 1; i < call.operands.size(); ++i) {
       const Op *a = call.operand(i);
       if (a && a->is(OpKind::Starred))
         a = a->operand(0);
-      if (a && a->is(OpKind::Call)) {
-        std::optional<double> n = rangeLength(ctx, positionalArguments(*a));
-        bool isRange = llvm::any_of(ctx.valuesOf(a->operand(0)), [](const Value &v) {
-          return v.kind == ValueKind::Builtin && v.text == "range";
-        });
-        if (isRange && (!n || *n > double(MaxFactorial)))
-          return "multiplies the integers of a range longer than 2^14 in one call";
-      }
+      if (std::optional<double> n = factorCount(ctx, a); n && *n > double(MaxFactorial))
+        return "multiplies more than 2^14 integers in one call";
     }
+  // reduce(operator.add, xss) copies the running total at every item, as
+  // `sum(xss, [])` does.
+  if (callee.kind == ValueKind::Qualified &&
+      isOneOf(f, {"functools.reduce", "itertools.accumulate"})) {
+    const Op *fn = argument(call, f == "functools.reduce" ? 0 : 1, "function");
+    bool concatenates = fn && llvm::any_of(ctx.valuesOf(fn), [](const Value &v) {
+      return v.kind == ValueKind::Qualified &&
+             isOneOf(v.text, {"operator.add", "operator.concat", "operator.iadd",
+                              "operator.iconcat"});
+    });
+    std::optional<Extent> e =
+        ExtentOf(ctx).of(argument(call, f == "functools.reduce" ? 1 : 0, "iterable"));
+    if (concatenates && e && (e->reach > e->length || e->chars > 0) &&
+        e->length * std::max(e->reach, e->chars) > double(MaxElements))
+      return "concatenates sequences with '" + std::string(f) +
+             "', which copies the total at every item";
+  }
   if (size) {
     Magnitude m = Sizer(ctx).of(size);
     if (m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28))
@@ -535,6 +474,8 @@ void checkCallCost(Op &call, RuleContext &ctx) {
   std::vector<const Op *> args = positionalArguments(call);
   for (const Value &v : ctx.valuesOf(call.operand(0))) {
     if (std::optional<std::string> why = tensorCallCost(ctx, call, v))
+      return report(ctx, call, *why);
+    if (std::optional<std::string> why = textCallCost(ctx, call, v))
       return report(ctx, call, *why);
     bool isPow = (v.kind == ValueKind::Builtin && v.text == "pow") ||
                  (v.kind == ValueKind::Qualified && v.text == "operator.pow");
@@ -583,9 +524,27 @@ void checkCost(Op &op, RuleContext &ctx) {
   }
   case OpKind::Call:
     return checkCallCost(op, ctx);
+  case OpKind::Compare: {
+    // `x in it` walks an iterator in C (a range answers at once).
+    std::string_view ops = op.text;
+    for (size_t i = 1; i < op.operands.size() && !ops.empty(); ++i) {
+      std::string_view one = ops.substr(0, ops.find(','));
+      ops = one.size() < ops.size() ? ops.substr(one.size() + 1) : std::string_view();
+      const Op *it = op.operand(i), *made = it;
+      for (int d = 0; made && made->is(OpKind::Name) && d < 8; ++d) // `big = range(n)`
+        made = onlyAssignedValue(ctx, made);
+      bool isRange = made && made->is(OpKind::Call) &&
+                     llvm::any_of(ctx.valuesOf(made->operand(0)), [](const Value &v) {
+                       return v.kind == ValueKind::Builtin && v.text == "range";
+                     });
+      if ((one == "in" || one == "not in") && !isRange && mayBeLongRange(ctx, it))
+        return report(ctx, op, "searches an iterator whose length ivc cannot bound");
+    }
+    return;
+  }
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
     if (op.ctx == Ctx::Load && mayBeLongRange(ctx, op.operand(0)))
-      report(ctx, op, "unpacks a range whose length ivc cannot bound");
+      report(ctx, op, "unpacks a range or combinatoric iterator whose length ivc cannot bound");
     return;
   case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp: {
     // A Python loop, interrupted at the deadline, but one that keeps all it

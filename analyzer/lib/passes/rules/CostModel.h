@@ -1,9 +1,11 @@
 //===- CostModel.h - Sizes the cost rules (IVC312) share -----------------===//
 //
-// What the cost rule knows of numbers, shapes and calls, shared by its files:
-// Cost.cpp (integers, sequences, ranges, loops), FormatCost.cpp (format
-// widths) and TensorCost.cpp (tensors of constant sizes). Internal to the
-// rules.
+// What the cost rule knows of numbers, sequences, shapes and calls, shared by
+// its files: Cost.cpp (integers, sequences, ranges, loops), FormatCost.cpp
+// (format widths), TensorCost.cpp (tensors of constant sizes), TextCost.cpp
+// (string methods) and IteratorCost.cpp (itertools' combinatorics). Sizes
+// come from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
+// Internal to the rules.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_LIB_PASSES_RULES_COSTMODEL_H
@@ -73,6 +75,37 @@ private:
   RuleContext &ctx_;
 };
 
+/// Whether `op` is a str, bytes, list or tuple (a display, or a name or
+/// value ivc types as one).
+bool isSequence(RuleContext &ctx, const ir::Op *op);
+
+/// What ivc knows of a sequence a display, a repetition or a concatenation
+/// makes: its length, and the items a walk of it visits (`str`, `==`,
+/// `copy.deepcopy`), each nested sequence counted at every reference:
+/// `[[0] * 2**12] * 2**12` is 2^12 long and reaches 2^24 + 2^12 items.
+struct Extent {
+  double length = 0, reach = 0;
+  bool text = false; // a str or bytes: its length is in characters or bytes
+  double chars = 0;  // a list or tuple: the characters of its str items (`join`)
+
+  /// Why making a sequence of this extent in one call is too much, if it is.
+  std::optional<std::string> excess() const;
+};
+
+/// Extents of displays, repetitions, concatenations and names bound once,
+/// through a bounded walk.
+class ExtentOf {
+public:
+  explicit ExtentOf(RuleContext &ctx) : ctx_(ctx) {}
+  std::optional<Extent> of(const ir::Op *op, int depth = 0);
+
+private:
+  std::optional<Extent> ofBinary(const ir::Op &op, int depth);
+
+  RuleContext &ctx_;
+  int visits_ = 0;
+};
+
 /// Whether every value `op` may be is a tensor.
 bool allTensors(RuleContext &ctx, const ir::Op *op);
 /// The symbol a name op reads or binds, or null.
@@ -86,6 +119,20 @@ std::vector<const ir::Op *> positionalArguments(const ir::Op &call);
 std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const ir::Op *> &args);
 /// The product of `dims` when every one is an integer ivc evaluates.
 std::optional<double> product(RuleContext &ctx, const std::vector<const ir::Op *> &dims);
+
+// IteratorCost.cpp
+/// Whether `v` is one of itertools' combinatoric iterators.
+bool isCombinatoric(const Value &v);
+/// How many items the combinatoric iterator `f` makes in `call`, when ivc
+/// sizes its inputs.
+std::optional<double> combinatoricCount(RuleContext &ctx, const ir::Op &call,
+                                        std::string_view f);
+
+// TextCost.cpp
+/// Why a string method or conversion (`join`, `replace`, `expandtabs`,
+/// `split`, `list(s)`) may make more than one call should, if it may.
+std::optional<std::string> textCallCost(RuleContext &ctx, const ir::Op &call,
+                                        const Value &callee);
 
 // FormatCost.cpp
 /// Why an f-string field, `fmt % args`, `fmt.format(...)` or `format(x,

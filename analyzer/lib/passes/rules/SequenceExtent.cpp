@@ -1,0 +1,92 @@
+//===- SequenceExtent.cpp - Lengths of sequences for the cost rules ------===//
+#include "CostModel.h"
+
+namespace ivc::rules::cost {
+
+using namespace ir;
+
+bool isSequence(RuleContext &ctx, const Op *op) {
+  if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
+             op->is(OpKind::List) || op->is(OpKind::Tuple) || op->is(OpKind::ListComp)))
+    return true;
+  // The target of `xs *= n`: what its other bindings made it.
+  if (op && op->is(OpKind::Name) && op->ctx == Ctx::Store) {
+    const Symbol *s = symbolOf(ctx, op);
+    if (!s)
+      return false;
+    bool any = false;
+    for (const Binding &b : s->bindings) {
+      if (b.kind == Binding::Kind::AugAssign)
+        continue;
+      if (b.kind != Binding::Kind::Assign || !b.path.empty() || !isSequence(ctx, b.value))
+        return false;
+      any = true;
+    }
+    return any;
+  }
+  const ValueSet &vs = ctx.valuesOf(op);
+  return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
+    return v.kind == ValueKind::Str || v.kind == ValueKind::Container;
+  });
+}
+
+std::optional<std::string> Extent::excess() const {
+  double limit = text ? MaxFilledBytes : double(MaxElements);
+  if (length > limit)
+    return "makes a sequence of " + std::to_string(int64_t(length)) +
+           (text ? " characters or bytes" : " items");
+  if (!text && reach > limit)
+    return "makes a nested sequence that reaches " + std::to_string(int64_t(reach)) + " items";
+  return std::nullopt;
+}
+
+std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
+  // A bounded walk: displays of names of displays fan out.
+  if (!op || depth > 8 || ++visits_ > 256)
+    return std::nullopt;
+  switch (op->kind) {
+  case OpKind::Str: case OpKind::Bytes: {
+    double n = double(op->text.size());
+    return Extent{n, n, true};
+  }
+  case OpKind::List: case OpKind::Tuple: case OpKind::Set: {
+    Extent e;
+    for (size_t i = 0; i < op->operands.size(); ++i) {
+      const Op *item = op->operand(i);
+      if (!item || item->is(OpKind::Starred))
+        return std::nullopt;
+      std::optional<Extent> inner = of(item, depth + 1);
+      e.length += 1;
+      e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
+      e.chars += inner && inner->text ? inner->length : 0;
+    }
+    return e;
+  }
+  case OpKind::BinaryOp: return ofBinary(*op, depth);
+  case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
+  default: return std::nullopt;
+  }
+}
+
+std::optional<Extent> ExtentOf::ofBinary(const Op &op, int depth) {
+  const Op *l = op.operand(0), *r = op.operand(1);
+  if (op.text == "+") {
+    std::optional<Extent> a = of(l, depth + 1), b = of(r, depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    return Extent{a->length + b->length, a->reach + b->reach, a->text, a->chars + b->chars};
+  }
+  if (op.text != "*")
+    return std::nullopt;
+  bool lSeq = isSequence(ctx_, l);
+  if (lSeq == isSequence(ctx_, r))
+    return std::nullopt;
+  std::optional<Extent> e = of(lSeq ? l : r, depth + 1);
+  Magnitude count = Sizer(ctx_).of(lSeq ? r : l);
+  if (!e || !count.value)
+    return std::nullopt;
+  double n = std::max(0.0, double(*count.value));
+  return Extent{e->length * n, e->reach * n, e->text, e->chars * n};
+}
+
+} // namespace ivc::rules::cost

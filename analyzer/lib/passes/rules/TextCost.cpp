@@ -1,0 +1,80 @@
+//===- TextCost.cpp - String methods that grow or split text (IVC312) ----===//
+//
+// One string method call makes its whole result in C: `''.join(parts)`
+// the sum of the parts, `s.replace(a, b)` up to len(s) / len(a) copies of b,
+// `s.expandtabs(n)` up to n characters per tab, `s.split()` and `list(s)` up
+// to one string object (some 50 bytes) per character. Beyond 256 MiB of text,
+// or 2^24 strings, is ISOLATE, when ivc sizes the operands.
+//
+//===----------------------------------------------------------------------===//
+#include "CostModel.h"
+
+namespace ivc::rules::cost {
+
+using namespace ir;
+
+namespace {
+
+std::optional<double> textOf(RuleContext &ctx, const Op *op) {
+  std::optional<Extent> e = ExtentOf(ctx).of(op);
+  return e && e->text ? std::optional<double>(e->length) : std::nullopt;
+}
+
+std::string count(double n) { return n < 1e18 ? std::to_string(int64_t(n)) : "over 10^18"; }
+
+std::optional<std::string> tooMuchText(double n) {
+  if (n > MaxFilledBytes)
+    return "makes a string of " + count(n) + " characters or bytes";
+  return std::nullopt;
+}
+
+std::optional<std::string> tooManyStrings(double n) {
+  if (n > double(MaxElements))
+    return "splits a text into up to " + count(n) + " strings";
+  return std::nullopt;
+}
+
+std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::string_view m,
+                                      const Op *receiver) {
+  std::optional<double> text = textOf(ctx, receiver);
+  Sizer size(ctx);
+  if (m == "join") {
+    std::optional<Extent> parts = ExtentOf(ctx).of(argument(call, 0, "iterable"));
+    if (text && parts && !parts->text)
+      return tooMuchText(parts->chars + parts->length * *text);
+    return std::nullopt;
+  }
+  if (!text)
+    return std::nullopt;
+  if (m == "replace") {
+    std::optional<double> old = size.textLength(argument(call, 0, "old"));
+    std::optional<double> now = size.textLength(argument(call, 1, "new"));
+    if (!old || !now)
+      return std::nullopt;
+    double copies = *old == 0 ? *text + 1 : std::floor(*text / *old);
+    return tooMuchText(*text + copies * std::max(*now - *old, 0.0));
+  }
+  if (m == "expandtabs") {
+    const Op *tab = argument(call, 0, "tabsize");
+    Magnitude n = tab ? size.of(tab) : Magnitude::integer(8);
+    return n.value ? tooMuchText(*text * double(std::max<int64_t>(*n.value, 1))) : std::nullopt;
+  }
+  if (isOneOf(m, {"split", "rsplit", "splitlines"}))
+    return tooManyStrings(*text);
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> textCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  const Op *attr = call.operand(0);
+  if (callee.kind == ValueKind::Method && callee.receiver == ValueKind::Str && attr &&
+      attr->is(OpKind::Attribute))
+    return methodCost(ctx, call, callee.text, attr->operand(0));
+  if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple", "set", "sorted"}))
+    if (std::optional<double> text = textOf(ctx, positionalArgument(call, 0)))
+      return tooManyStrings(*text);
+  return std::nullopt;
+}
+
+} // namespace ivc::rules::cost
