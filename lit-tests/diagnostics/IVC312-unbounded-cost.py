@@ -264,6 +264,21 @@ with model.trace("string methods of sized texts"):
     t5 = list("xyzw" * 2**23)  # expected-remark {{splits a text into up to 33554432 strings}}
 
 
+with model.trace("values nested in themselves by a loop"):
+    chain = zip([1])
+    for _ in range(10**6):
+        chain = zip(chain)  # expected-remark {{'zip(chain)' nests a value in itself at every turn of a loop (walking it recurses in C)}}
+    first = next(chain, None)
+    cons = ()
+    for _ in range(10**6):
+        cons = (cons,)  # expected-remark {{'(cons,)' nests a value in itself at every turn of a loop}}
+    code = hash(cons)
+    kept = model.transformer.h[0].output[0]
+    for _ in range(3):
+        kept = torch.relu(kept)
+        labelled = (kept, 1)
+
+
 def grow(base, times):
     return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
 

@@ -297,6 +297,11 @@ void checkCalledArgument(const Op &call, const Value &callee, RuleContext &ctx) 
   for (const Value &v : values) {
     if (v.kind == ValueKind::Unknown && !judged)
       return report(quotedSource(ctx, *fn));
+    // A class FAST may name for isinstance is not one it may call:
+    // `map(np.ndarray, shapes, dtypes, buffers)` builds arrays over raw memory.
+    if (v.kind == ValueKind::Qualified && !reportedReference(ctx, v.text) &&
+        !ctx.m.catalog.function(v.text) && !pureStdlib(v.text))
+      return report("'" + std::string(v.text) + "'");
     if (v.kind != ValueKind::Method || v.receiver != ValueKind::Unknown)
       continue; // judged by checkEscapingReference
     if (std::optional<Problem> p = judgeMethod(v, ctx))

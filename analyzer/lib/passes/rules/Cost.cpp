@@ -101,6 +101,41 @@ int selfReferences(RuleContext &ctx, const Op &display, const Symbol *self) {
   return refs;
 }
 
+/// Whether `op`, a display or a call of a wrapper that keeps its arguments
+/// (`zip`, `map`, `iter`, ...), is what a loop binds again to a name it
+/// holds: `it = zip(it)` or `x = (x,)` nests once more at every turn, and a
+/// C walk of the result (`next`, `hash`) recurses once per level, past the
+/// end of the stack.
+bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
+  const Op *stmt = statementOf(op);
+  if (!stmt || !stmt->is(OpKind::Assign) || stmt->operands.empty() ||
+      stmt->operands.back() != &op || !inLoopOver(ctx, op, nullptr))
+    return false;
+  size_t first = 0;
+  if (op.is(OpKind::Call)) {
+    bool keeps = llvm::any_of(ctx.valuesOf(op.operand(0)), [](const Value &v) {
+      return (v.kind == ValueKind::Builtin &&
+              isOneOf(v.text, {"zip", "map", "filter", "enumerate", "reversed", "iter"})) ||
+             (v.kind == ValueKind::Qualified &&
+              (v.text.starts_with("itertools.") || v.text == "functools.partial"));
+    });
+    if (!keeps)
+      return false;
+    first = 1;
+  }
+  for (size_t t = 0; t + 1 < stmt->operands.size(); ++t) {
+    const Symbol *target = symbolOf(ctx, stmt->operand(t));
+    for (size_t i = first; target && i < op.operands.size(); ++i) {
+      const Op *item = op.operand(i);
+      if (item && (item->is(OpKind::Starred) || item->is(OpKind::Keyword)))
+        item = item->operand(0);
+      if (item && symbolOf(ctx, item) == target)
+        return true;
+    }
+  }
+  return false;
+}
+
 /// Whether a binding makes its name from a power, shift or square (`x = x ** 2`,
 /// `x <<= 8`, `x *= x`): rebinding such a name compounds its size, in a loop
 /// or line after line, where ivc sizes only names bound once.
@@ -495,6 +530,9 @@ void checkCallCost(Op &call, RuleContext &ctx) {
 
 } // namespace
 
+constexpr std::string_view NestsInLoop =
+    "nests a value in itself at every turn of a loop (walking it recurses in C)";
+
 void checkCost(Op &op, RuleContext &ctx) {
   switch (op.kind) {
   case OpKind::BinaryOp:
@@ -520,9 +558,13 @@ void checkCost(Op &op, RuleContext &ctx) {
       if (const Symbol *s = symbolOf(ctx, item);
           s && selfReferences(ctx, op, s) >= 2 && compounds(ctx, item))
         return report(ctx, op, "nests a sequence in itself twice, which its rebinding doubles");
+    if (nestsItselfInLoop(ctx, op))
+      report(ctx, op, NestsInLoop);
     return;
   }
   case OpKind::Call:
+    if (nestsItselfInLoop(ctx, op))
+      return report(ctx, op, NestsInLoop);
     return checkCallCost(op, ctx);
   case OpKind::Compare: {
     // `x in it` walks an iterator in C (a range answers at once).
