@@ -107,10 +107,6 @@ int selfReferences(RuleContext &ctx, const Op &display, const Symbol *self) {
 /// C walk of the result (`next`, `hash`) recurses once per level, past the
 /// end of the stack.
 bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
-  const Op *stmt = statementOf(op);
-  if (!stmt || !stmt->is(OpKind::Assign) || stmt->operands.empty() ||
-      stmt->operands.back() != &op || !inLoopOver(ctx, op, nullptr))
-    return false;
   size_t first = 0;
   if (op.is(OpKind::Call)) {
     bool keeps = llvm::any_of(ctx.valuesOf(op.operand(0)), [](const Value &v) {
@@ -123,16 +119,24 @@ bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
       return false;
     first = 1;
   }
-  for (size_t t = 0; t + 1 < stmt->operands.size(); ++t) {
-    const Symbol *target = symbolOf(ctx, stmt->operand(t));
-    for (size_t i = first; target && i < op.operands.size(); ++i) {
-      const Op *item = op.operand(i);
-      if (item && (item->is(OpKind::Starred) || item->is(OpKind::Keyword)))
-        item = item->operand(0);
-      if (item && symbolOf(ctx, item) == target)
-        return true;
-    }
+  // The names it holds, cheapest test first: most displays hold none.
+  llvm::SmallVector<const Symbol *, 4> held;
+  for (size_t i = first; i < op.operands.size(); ++i) {
+    const Op *item = op.operand(i);
+    if (item && (item->is(OpKind::Starred) || item->is(OpKind::Keyword)))
+      item = item->operand(0);
+    if (const Symbol *s = symbolOf(ctx, item))
+      held.push_back(s);
   }
+  if (held.empty() || !inLoopOver(ctx, op, nullptr))
+    return false;
+  const Op *stmt = statementOf(op);
+  if (!stmt || !stmt->is(OpKind::Assign) || stmt->operands.empty() ||
+      stmt->operands.back() != &op)
+    return false;
+  for (size_t t = 0; t + 1 < stmt->operands.size(); ++t)
+    if (llvm::is_contained(held, symbolOf(ctx, stmt->operand(t))))
+      return true;
   return false;
 }
 
