@@ -324,10 +324,8 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   if (!self && isOneOf(f, {"cat", "concat", "concatenate", "stack", "hstack", "vstack",
                            "dstack", "column_stack", "row_stack"}))
     return listedElements(ctx, argument(call, 0, "tensors"), depth);
-  if (f == "meshgrid" && !self) { // one grid per 1-D input, each the product
-    std::optional<double> n = cartesian();
-    return n ? std::optional<double>(*n) : std::nullopt;
-  }
+  if (f == "meshgrid" && !self) // one grid per 1-D input, each the product
+    return cartesian();
   if (f == "vander") { // (x, N): |x| rows of N columns, N = |x| by default
     std::optional<double> x = sized(0);
     const Op *n = self ? argument(call, 0, "N") : argument(call, 1, "N");
