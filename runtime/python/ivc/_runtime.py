@@ -415,11 +415,18 @@ class Runtime:
                     _clone_tensors(job["values"])
             grad = any(m.differentiate for m in t.mediators)
             inter = Interleaver(model, states, total, t.receiver, t.index, modules, params)
+            # A backward pass reaches the shared model's parameters: their
+            # gradients are put back as they were (backward accumulates into
+            # existing ones in place, hence the copy), not kept for the next trace.
+            grads = [(p, None if p.grad is None else p.grad.clone()) for p in params.values()
+                     if grad and isinstance(p, torch.nn.Parameter)]
             try:
                 with torch.set_grad_enabled(grad):
                     inter.start(jobs)
                     output = inter.run(args, {})
             finally:
+                for p, g in grads:
+                    p.grad = g
                 for s in states:
                     s.link.finish(s.clean and s.error is None)
         result = TraceResult(states, output)

@@ -96,6 +96,22 @@ class Compile(unittest.TestCase):
         self.assertIn("IVC101", str(cm.exception))
         self.assertTrue(any(d.get("code") == "IVC101" for d in cm.exception.diagnostics))
 
+    def test_a_backward_pass_leaves_the_models_gradients_as_they_were(self):
+        plan = ivc.compile("""\
+with model.trace(ids) as tracer:
+    norm = model.transformer.h[0].output[0].norm().save()
+    model.lm_head.output.sum().backward()
+""", filename="backward.py", policy="ndif")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual((m.tier, m.differentiate), ("fast", True))
+        model = TinyGPT()
+        first = next(model.parameters())
+        first.grad = torch.ones_like(first)  # the server's own, kept as it is
+        r = self.rt.run(plan, model, [self.ids])
+        self.assertEqual(r["norm"].dim(), 0)
+        self.assertTrue(torch.equal(first.grad, torch.ones_like(first)))
+        self.assertEqual([n for n, p in model.named_parameters() if p.grad is not None][1:], [])
+
     def test_a_dotted_receiver_is_bound_in_both_tiers(self):
         source = (
             "class Probe:\n"

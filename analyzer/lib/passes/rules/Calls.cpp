@@ -409,6 +409,7 @@ void checkCall(Op &op, RuleContext &ctx) {
       continue;
     }
     checkCalledArgument(op, v, ctx);
+    checkUnsafeArguments(op, v, ctx);
     if (auto p = judge(v, op, ctx); p && !first)
       first = std::move(p);
   }

@@ -108,6 +108,9 @@ bool checkFormatting(ir::Op &call, const Value &callee, RuleContext &ctx);
 /// `"...".format` referenced (called or not: `map("{0.x}".format, xs)`).
 bool checkFormatReference(ir::Op &attr, RuleContext &ctx);
 void checkFormatterReference(ir::Op &op, std::string_view qualified, RuleContext &ctx);
+// UnsafeArguments.cpp: catalogued functions made unsafe by one argument
+// (`searchsorted(sorter=...)`, `sparse=True`, numpy's `where=` without `out=`).
+void checkUnsafeArguments(ir::Op &call, const Value &callee, RuleContext &ctx);
 // ModuleValues.cpp: a module (or another unconfirmed member) stored or passed.
 void checkModuleOperands(ir::Op &op, RuleContext &ctx);
 // Subscripts.cpp

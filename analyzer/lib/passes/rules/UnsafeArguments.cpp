@@ -1,0 +1,81 @@
+//===- UnsafeArguments.cpp - Safe functions made unsafe by an argument ----===//
+//
+// Some catalogued functions are safe only without one of their arguments
+// (IVC307): torch's `searchsorted(sorter=...)` does not bounds-check the
+// sorter; `sparse=True` / `sparse_grad=True` make sparse gradients whose
+// index tensors alias what `to_dense()` trusts, and `layout=` other than
+// `torch.strided` makes sparse tensors outright; a numpy ufunc given
+// `where=` without `out=` returns memory it never wrote. Each is reported
+// when the argument is present and not its safe constant.
+//
+//===----------------------------------------------------------------------===//
+#include "Rules.h"
+
+namespace ivc::rules {
+
+using namespace ir;
+
+namespace {
+
+struct UnsafeArgument {
+  std::string_view callee;  // qualified name, or a method name on a tensor
+  std::string_view keyword; // also accepted at `position` when >= 0
+  int position;
+  std::string_view safe; // the constant that keeps it safe ("False"), or empty
+  std::string_view category;
+};
+
+constexpr UnsafeArgument UnsafeArguments[] = {
+    {"torch.searchsorted", "sorter", -1, "None", "raw-memory"},
+    {"torch.embedding", "sparse", 4, "False", "raw-memory"},
+    {"torch.nn.functional.embedding", "sparse", 6, "False", "raw-memory"},
+    {"torch.embedding_bag", "sparse", 5, "False", "raw-memory"},
+    {"torch.nn.functional.embedding_bag", "sparse", 8, "False", "raw-memory"},
+    {"torch.gather", "sparse_grad", 3, "False", "raw-memory"},
+    {"gather", "sparse_grad", 2, "False", "raw-memory"},
+};
+
+/// Whether `arg` is the constant `safe` (`False`, `None`, `torch.strided`).
+bool isSafeConstant(RuleContext &ctx, const Op *arg, std::string_view safe) {
+  if (safe == "False")
+    return arg->is(OpKind::False);
+  if (safe == "None")
+    return arg->is(OpKind::None);
+  const ValueSet &vs = ctx.valuesOf(arg);
+  return !vs.empty() && llvm::all_of(vs, [&](const Value &v) {
+    return v.kind == ValueKind::Qualified && v.text == safe;
+  });
+}
+
+void report(RuleContext &ctx, const Op &call, std::string what, std::string_view category) {
+  ctx.isolate(call, DiagId::UnsafeEntryPoint, {ctx.subject(), what, std::string(category)});
+}
+
+} // namespace
+
+void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
+  bool method = callee.kind == ValueKind::Method &&
+                (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation);
+  if (!method && callee.kind != ValueKind::Qualified)
+    return;
+  std::string name = method ? "torch.Tensor." + std::string(callee.text) : std::string(callee.text);
+  for (const UnsafeArgument &u : UnsafeArguments) {
+    if (u.callee != callee.text || method != (u.callee.find('.') == std::string_view::npos))
+      continue;
+    const Op *arg = u.position >= 0 ? argument(call, size_t(u.position), u.keyword)
+                                    : keywordArgument(call, u.keyword);
+    if (arg && !isSafeConstant(ctx, arg, u.safe))
+      return report(ctx, call, name + "(" + std::string(u.keyword) + "=...)", u.category);
+  }
+  if (callee.kind != ValueKind::Qualified)
+    return;
+  if (callee.text.starts_with("torch."))
+    if (const Op *layout = keywordArgument(call, "layout");
+        layout && !isSafeConstant(ctx, layout, "torch.strided"))
+      return report(ctx, call, name + "(layout=...)", "raw-memory");
+  if (callee.text.starts_with("numpy.") && keywordArgument(call, "where") &&
+      !keywordArgument(call, "out"))
+    return report(ctx, call, name + "(where=...) without out=", "uninitialized-memory");
+}
+
+} // namespace ivc::rules
