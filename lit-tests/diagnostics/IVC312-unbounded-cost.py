@@ -279,6 +279,37 @@ with model.trace("values nested in themselves by a loop"):
         labelled = (kept, 1)
 
 
+with model.trace("long division, accumulations and joins of texts"):
+    wide = int(("1" * 2**14) * 2**14, 2)
+    q1 = wide % (wide >> 1)  # expected-remark {{'wide % (wide >> 1)' divides an integer of up to 268435457 bits}}
+    q2 = divmod(wide, wide - 1)  # expected-remark {{divides an integer of up to 268435457 bits}}
+    q3 = math.isqrt(wide)  # expected-remark {{'math.isqrt(wide)' divides an integer}}
+    q4 = list(itertools.accumulate([[0]] * 2**20))  # expected-remark {{concatenates sequences with 'itertools.accumulate'}}
+    q5 = ("y" * 2**14).join("x" * 2**20)  # expected-remark {{makes a string of 17180917760 characters or bytes}}
+    q6 = (b"a" * 2**17).replace(b"a", b"b" * 2**17)  # expected-remark {{makes a string of 17179869184 characters or bytes}}
+    q7 = torch.zeros(pow(2, 33)) + torch.zeros(int(float(2**33)))  # expected-remark {{'torch.zeros(pow(2, 33))' allocates a tensor of 8589934592 elements}} expected-remark {{'torch.zeros(int(float(2**33)))' allocates}}
+    q8 = torch.zeros(max(2**33, 1))  # expected-remark {{allocates a tensor of 8589934592 elements}}
+
+with model.trace("nesting built by rebinding and comprehensions"):
+    deep = (0,) * 4096
+    deep = (deep,) * 4096  # expected-remark {{'(deep,) * 4096' repeats a sequence holding a name that this rebinding multiplies}}
+    code = hash(deep)
+    layer1 = [0] * 4096
+    layer2 = [layer1 for _ in range(4096)]  # expected-remark {{'[layer1 for _ in range(4096)]' makes a nested sequence that reaches 16781312 items}}
+    same = str(layer2)
+
+with model.trace("views, tiles and samples of constant sizes"):
+    h = model.transformer.h[0].output[0]
+    ones16 = torch.ones(2**16)
+    v1 = ones16.unsqueeze(0).expand(2**16, -1).clone()  # expected-remark {{'ones16.unsqueeze(0).expand(2**16, -1)' makes a tensor of 4294967296 elements}}
+    v2 = np.tile(np.ones(2), 2**31)  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
+    v3 = np.repeat(np.ones(2**16), 2**16) + np.tri(2**16)  # expected-remark {{'np.repeat(np.ones(2**16), 2**16)' makes a tensor}} expected-remark {{'np.tri(2**16)' makes a tensor}}
+    v4 = torch.tensordot(ones16, ones16, dims=0)  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
+    v5 = F.interpolate(h.unsqueeze(0), size=(2**16, 2**16))  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
+    v6 = np.random.permutation(2**30)  # expected-remark {{allocates a tensor of 1073741824 elements of 8 bytes}}
+    v7 = torch.multinomial(torch.ones(10), num_samples=2**31, replacement=True)  # expected-remark {{allocates a tensor of 2147483648 elements of 8 bytes}}
+
+
 def grow(base, times):
     return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
 

@@ -104,6 +104,10 @@ with model.trace("tensor factories"):
     found = (1, 2) in itertools.permutations(range(4), 2)
     counted = math.prod(list(range(1, 100))) + len(functools.reduce(operator.add, [[1], [2]]))
     text = "-".join(["a", "b"]) + "abc".replace("b", "xx") + "a\tb".expandtabs(4) + str(len("a b".split()))
+    small_math = 10**6 % 7 + divmod(100, 7)[0] + max(3, 4) + pow(2, 10) + round(2.5) + math.isqrt(99)
+    totals = list(itertools.accumulate([1, 2, 3])) + list(itertools.accumulate([[1], [2]]))
+    grid = [[0] * 4 for _ in range(8)]
+    views = small[:4].unsqueeze(0).expand(4, -1).sum() + np.tile(np.ones(2), 3).sum() + np.random.permutation(10).sum()
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
 
 # A loop around a trace runs the mediator again; inside it, nothing loops.

@@ -150,6 +150,14 @@ bool growthBinding(RuleContext &ctx, const Binding &b) {
     const Symbol *self = symbolOf(ctx, b.site);
     return self && selfReferences(ctx, *v, self) >= 2;
   }
+  if (v && v->is(OpKind::BinaryOp) && v->text == "*") {
+    // `t = (t,) * n`: each rebinding multiplies it by n.
+    const Symbol *self = symbolOf(ctx, b.site);
+    for (const Op *side : v->operands)
+      if (self && side && (side->is(OpKind::Tuple) || side->is(OpKind::List)) &&
+          selfReferences(ctx, *side, self) >= 1)
+        return true;
+  }
   if (!v || !(v->is(OpKind::BinaryOp) || v->is(OpKind::AugAssign)))
     return false;
   std::string_view o = v->text;
@@ -250,8 +258,15 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
   }
   if (lSeq == rSeq)
     return;
+  // `t = (t,) * 4096` line after line: each rebinding multiplies what a
+  // walk of t visits (`hash(t)`, `t == t`).
+  const Op *seq = lSeq ? l : r;
+  if (seq && (seq->is(OpKind::Tuple) || seq->is(OpKind::List)))
+    for (const Op *item : seq->operands)
+      if (symbolOf(ctx, item) && compounds(ctx, item))
+        return report(ctx, at, "repeats a sequence holding a name that this rebinding multiplies");
   Magnitude count = Sizer(ctx).of(lSeq ? r : l);
-  if (std::optional<std::string> why = unboundedRepetition(ctx, lSeq ? l : r, count))
+  if (std::optional<std::string> why = unboundedRepetition(ctx, seq, count))
     report(ctx, at, *why);
 }
 
@@ -275,6 +290,23 @@ void checkConcatenation(RuleContext &ctx, const Op &at) {
     report(ctx, at, *why);
 }
 
+/// Long division is quadratic in the operands' sizes: `a % b` of a 2^28-bit
+/// `a` by a 2^27-bit `b` ran for hours (`divmod` and `math.isqrt` too, which
+/// divides by its own root). A divisor of one machine word is linear.
+void checkDivision(RuleContext &ctx, const Op &at, const Op *dividend,
+                   const Op *divisor = nullptr) {
+  if (allTensors(ctx, dividend))
+    return;
+  Sizer size(ctx);
+  Magnitude a = size.of(dividend);
+  if (!(a.kind == Magnitude::Int && !a.value && a.bits > MaxBits && a.bits <= 1e18))
+    return;
+  Magnitude b = divisor ? size.of(divisor) : Magnitude{};
+  if (b.isInt() && b.bits <= 64)
+    return;
+  report(ctx, at, "divides an integer of up to " + std::to_string(int64_t(a.bits)) + " bits");
+}
+
 void checkBinary(Op &op, RuleContext &ctx) {
   std::string_view o = op.text;
   if (op.is(OpKind::AugAssign))
@@ -285,9 +317,11 @@ void checkBinary(Op &op, RuleContext &ctx) {
     checkRepetition(ctx, op, op.operand(0), op.operand(1));
   else if (o == "+" && op.is(OpKind::BinaryOp))
     checkConcatenation(ctx, op);
-  else if (o == "%" && op.is(OpKind::BinaryOp) && isSequence(ctx, op.operand(0)))
+  else if (o == "%" && op.is(OpKind::BinaryOp) && isSequence(ctx, op.operand(0))) {
     if (std::optional<std::string> why = formatCost(ctx, op))
       report(ctx, op, *why);
+  } else if (o == "%" || o == "//")
+    checkDivision(ctx, op, op.operand(0), op.operand(1));
 }
 
 /// `pow(b, e, m)`: about one multiplication modulo m per bit of e, each
@@ -462,7 +496,9 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
   if (callee.kind == ValueKind::Qualified &&
       isOneOf(f, {"functools.reduce", "itertools.accumulate"})) {
     const Op *fn = argument(call, f == "functools.reduce" ? 0 : 1, "function");
-    bool concatenates = fn && llvm::any_of(ctx.valuesOf(fn), [](const Value &v) {
+    // accumulate adds by default
+    bool concatenates = (!fn && f == "itertools.accumulate") ||
+                        llvm::any_of(fn ? ctx.valuesOf(fn) : ValueSet{}, [](const Value &v) {
       return v.kind == ValueKind::Qualified &&
              isOneOf(v.text, {"operator.add", "operator.concat", "operator.iadd",
                               "operator.iconcat"});
@@ -522,6 +558,10 @@ void checkCallCost(Op &call, RuleContext &ctx) {
       return checkModularPower(ctx, call);
     if (isPow)
       return checkPower(ctx, call, "**", argument(call, 0, "base"), argument(call, 1, "exp"));
+    if ((v.kind == ValueKind::Builtin && v.text == "divmod") ||
+        (v.kind == ValueKind::Qualified && isOneOf(v.text, {"math.isqrt", "operator.mod",
+                                                             "operator.floordiv"})))
+      return checkDivision(ctx, call, positionalArgument(call, 0), positionalArgument(call, 1));
     // operator.mul is `*`, a repetition or a product.
     if (v.kind == ValueKind::Qualified && v.text == "operator.mul")
       return checkRepetition(ctx, call, argument(call, 0, "a"), argument(call, 1, "b"));
@@ -602,7 +642,13 @@ void checkCost(Op &op, RuleContext &ctx) {
         huge |= c->is(OpKind::CompFor) &&
                 mayBeLongRange(ctx, c->operand(1), /*evidently=*/true);
     if (huge)
-      report(ctx, op, "builds a collection of more than 2^24 items from a range");
+      return report(ctx, op, "builds a collection of more than 2^24 items from a range");
+    // `[row for _ in range(4096)]` of a 2^24-item row: cheap to build, but
+    // `str`, `==` and `hash` walk every reference.
+    if (op.is(OpKind::ListComp))
+      if (std::optional<Extent> e = ExtentOf(ctx).of(&op))
+        if (std::optional<std::string> why = e->excess())
+          report(ctx, op, *why);
     return;
   }
   default:

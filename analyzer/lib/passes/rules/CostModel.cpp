@@ -153,11 +153,36 @@ Magnitude Sizer::of(const Op *op, int depth) {
     };
     if (all({"len"}))
       return Magnitude{Magnitude::Length, 48, std::nullopt};
-    // `int(3 ** 2**19)` is as large as its argument, `int(1e12)` as the float.
-    if (all({"int", "abs"}) && op->operands.size() == 2) {
+    // `max(2**33, 1)`, `pow(2, 33)`: what they compute from sized integers.
+    if (all({"max", "min"}) && op->operands.size() > 2) {
       Magnitude m = of(op->operand(1), depth + 1);
+      for (size_t i = 2; i < op->operands.size() && m.isInt(); ++i) {
+        Magnitude n = of(op->operand(i), depth + 1);
+        if (!n.isInt())
+          return {};
+        bool takeN = callee[0].text == "max" ? (n.value && m.value ? *n.value > *m.value
+                                                                    : n.bits > m.bits)
+                                              : (n.value && m.value ? *n.value < *m.value
+                                                                    : n.bits < m.bits);
+        if (takeN)
+          m = n;
+      }
+      return m.isInt() ? m : Magnitude{};
+    }
+    if (all({"pow"}) && op->operands.size() == 3)
+      return binary("**", of(op->operand(1), depth + 1), of(op->operand(2), depth + 1));
+    // `int(3 ** 2**19)` is as large as its argument, `int(1e12)` as the float.
+    if (all({"int", "abs", "round"}) && op->operands.size() == 2) {
+      // `int(float(n))`, `int(str(n))`: n, as far as size goes.
+      const Op *arg = op->operand(1);
+      while (arg && arg->is(OpKind::Call) && arg->operands.size() == 2 &&
+             llvm::any_of(ctx_.valuesOf(arg->operand(0)), [](const Value &v) {
+               return v.kind == ValueKind::Builtin && isOneOf(v.text, {"float", "str", "int"});
+             }))
+        arg = arg->operand(1);
+      Magnitude m = of(arg, depth + 1);
       if (m.kind == Magnitude::Float)
-        return ofFloat(op->operand(1), depth + 1);
+        return ofFloat(arg, depth + 1);
       return m.isInt() ? m : Magnitude{};
     }
     // `int('1' * 2**24, 2)`, `int.from_bytes(b'\xff' * n, 'big')`: as many

@@ -101,6 +101,7 @@ public:
 
 private:
   std::optional<Extent> ofBinary(const ir::Op &op, int depth);
+  std::optional<Extent> ofComprehension(const ir::Op &comp, int depth);
 
   RuleContext &ctx_;
   int visits_ = 0;

@@ -64,8 +64,36 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   }
   case OpKind::BinaryOp: return ofBinary(*op, depth);
   case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
+  case OpKind::ListComp: return ofComprehension(*op, depth);
   default: return std::nullopt;
   }
+}
+
+std::optional<Extent> ExtentOf::ofComprehension(const Op &comp, int depth) {
+  // One `for` over a sized iterable (filters only shorten it): its length
+  // times what each element reaches (`[row for _ in range(4096)]`).
+  const Op *element = nullptr;
+  for (const Region &r : comp.regions)
+    for (const Op *c : r.ops) {
+      if (c->is(OpKind::CompFor) && c->operand(1))
+        return std::nullopt; // a second `for`
+      if (c->is(OpKind::CompYield))
+        element = c->operand(0);
+    }
+  const Op *iterable = comp.operand(0);
+  std::optional<double> n;
+  if (iterable && iterable->is(OpKind::Call) &&
+      llvm::any_of(ctx_.valuesOf(iterable->operand(0)), [](const Value &v) {
+        return v.kind == ValueKind::Builtin && v.text == "range";
+      }))
+    n = rangeLength(ctx_, positionalArguments(*iterable));
+  else if (std::optional<Extent> e = of(iterable, depth + 1))
+    n = e->length;
+  if (!n)
+    return std::nullopt;
+  std::optional<Extent> inner = of(element, depth + 1);
+  double each = inner && !inner->text ? inner->reach : 0;
+  return Extent{*n, *n * (1 + each), false, inner && inner->text ? *n * inner->length : 0};
 }
 
 std::optional<Extent> ExtentOf::ofBinary(const Op &op, int depth) {

@@ -101,7 +101,7 @@ double dtypeWidth(RuleContext &ctx, const Op &call, double fallback = 1) {
 double defaultWidth(std::string_view q) {
   if (q.starts_with("numpy."))
     return 2;
-  return isOneOf(q, {"torch.randint", "torch.randperm", "torch.tril_indices",
+  return isOneOf(q, {"torch.randint", "torch.randperm", "torch.multinomial", "torch.tril_indices",
                      "torch.triu_indices", "torch.arange", "torch.range",
                      "torch.nn.functional.one_hot"})
              ? 2
@@ -155,9 +155,12 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
     if (isOneOf(f, {"random.rand", "random.randn"}))
       return shapeElements(ctx, spread(call));
     if (isOneOf(f, {"random.random", "random.uniform", "random.normal", "random.randint",
-                    "random.standard_normal"}))
+                    "random.standard_normal", "random.choice", "random.binomial",
+                    "random.random_sample", "random.poisson", "random.exponential"}))
       if (const Op *size = keywordArgument(call, "size"))
         return dims(size);
+    if (f == "random.permutation")
+      return product(ctx, {argument(call, 0, "x")});
     if (f == "arange")
       return stepsOf(ctx, pos, false);
     if (isOneOf(f, {"linspace", "logspace"}))
@@ -195,6 +198,8 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
       return dims(size);
   if (f == "randperm")
     return product(ctx, {argument(call, 0, "n")});
+  if (f == "multinomial") // at least num_samples per row
+    return product(ctx, {argument(call, 1, "num_samples")});
   if (f == "eye") {
     const Op *n = argument(call, 0, "n"), *m = argument(call, 1, "m");
     return product(ctx, {n, m ? m : n});
@@ -244,9 +249,14 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
         return n;
     }
     const Op *attr = op->operand(0);
-    if (v.kind == ValueKind::Method && attr && attr->is(OpKind::Attribute))
-      if (std::optional<double> n = grownElements(ctx, *op, v.text, attr->operand(0), depth + 1))
-        return n;
+    if (v.kind != ValueKind::Method || !attr || !attr->is(OpKind::Attribute))
+      continue;
+    // Views and copies have their receiver's elements.
+    if (isOneOf(v.text, {"unsqueeze", "squeeze", "view", "reshape", "flatten", "contiguous",
+                         "clone", "float", "double", "half", "to", "t", "detach", "copy"}))
+      return tensorElements(ctx, attr->operand(0), depth + 1);
+    if (std::optional<double> n = grownElements(ctx, *op, v.text, attr->operand(0), depth + 1))
+      return n;
   }
   return std::nullopt;
 }
@@ -337,6 +347,26 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
     return classes && *classes > 0 ? std::optional<double>(2 * *classes * t.value_or(1))
                                    : std::nullopt;
   }
+  if (!self && f == "tile") // numpy.tile(A, reps), torch.tile(t, dims)
+    if (std::optional<double> a = sized(0))
+      if (std::optional<double> times = shapeElements(ctx, {argument(call, 1, "reps")}))
+        return *a * *times;
+  if (!self && f == "repeat") // numpy.repeat(a, n)
+    if (std::optional<double> a = sized(0))
+      if (std::optional<double> times = product(ctx, {argument(call, 1, "repeats")}))
+        return *a * *times;
+  if (!self && f == "tri") { // numpy.tri(N, M)
+    const Op *n = argument(call, 0, "N"), *m = argument(call, 1, "M");
+    return product(ctx, {n, m ? m : n});
+  }
+  if (!self && f == "tensordot") // dims=0 is the outer product
+    if (const Op *d = argument(call, 2, "dims"); d && product(ctx, {d}) == 0.0) {
+      std::optional<double> a = sized(0), b = sized(1);
+      return a && b ? std::optional<double>(*a * *b) : std::nullopt;
+    }
+  if (f == "nn.functional.interpolate") // at least the size asked for
+    if (std::optional<std::vector<const Op *>> size = shapeOf(ctx, argument(call, 1, "size")))
+      return product(ctx, *size);
   if (f == "nn.functional.pad") { // at least the padding, whatever the input
     const Op *pad = argument(call, 1, "pad");
     std::optional<std::vector<const Op *>> widths = shapeOf(ctx, pad);
@@ -354,8 +384,9 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
 /// when a factory of a constant shape made it.
 std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, std::string_view m) {
   const Op *attr = call.operand(0);
-  std::optional<double> receiver =
-      attr && attr->is(OpKind::Attribute) ? tensorElements(ctx, attr->operand(0)) : std::nullopt;
+  std::optional<double> receiver;
+  if (attr && attr->is(OpKind::Attribute))
+    receiver = tensorElements(ctx, attr->operand(0));
   std::optional<double> n;
   if (isOneOf(m, {"new_zeros", "new_ones", "new_empty"}))
     n = keywordArgument(call, "size") ? shapeElements(ctx, {keywordArgument(call, "size")})
@@ -363,12 +394,19 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
   else if (m == "new_full")
     n = shapeElements(ctx, {argument(call, 0, "size")});
   else if (isOneOf(m, {"expand", "broadcast_to"})) {
-    // -1 keeps the receiver's size there: counted as 1.
+    // -1 keeps the receiver's size there: counted as the whole receiver
+    // when ivc sizes it (`t.unsqueeze(0).expand(2**16, -1)`), else as 1.
     std::vector<const Op *> dims;
-    for (const Op *d : spread(call))
-      if (!(d && d->is(OpKind::UnaryOp) && d->text == "-"))
+    bool kept = false;
+    for (const Op *d : spread(call)) {
+      bool keep = d && d->is(OpKind::UnaryOp) && d->text == "-";
+      kept |= keep;
+      if (!keep)
         dims.push_back(d);
+    }
     n = shapeElements(ctx, dims);
+    if (n && kept)
+      *n *= receiver.value_or(1);
   } else if (isOneOf(m, {"repeat", "tile", "repeat_interleave"})) {
     std::optional<double> times = shapeElements(ctx, m == "repeat_interleave"
                                                          ? std::vector<const Op *>{argument(call, 0, "repeats")}

@@ -38,10 +38,10 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
                                       const Op *receiver) {
   std::optional<double> text = textOf(ctx, receiver);
   Sizer size(ctx);
-  if (m == "join") {
+  if (m == "join") { // a text joined is its characters, each a part
     std::optional<Extent> parts = ExtentOf(ctx).of(argument(call, 0, "iterable"));
-    if (text && parts && !parts->text)
-      return tooMuchText(parts->chars + parts->length * *text);
+    if (text && parts)
+      return tooMuchText((parts->text ? parts->length : parts->chars) + parts->length * *text);
     return std::nullopt;
   }
   if (!text)
@@ -67,8 +67,11 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
 } // namespace
 
 std::optional<std::string> textCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  // str and bytes receivers (ivc types bytes as nothing in particular; the
+  // receiver's extent says it is text).
   const Op *attr = call.operand(0);
-  if (callee.kind == ValueKind::Method && callee.receiver == ValueKind::Str && attr &&
+  if (callee.kind == ValueKind::Method &&
+      (callee.receiver == ValueKind::Str || callee.receiver == ValueKind::Unknown) && attr &&
       attr->is(OpKind::Attribute))
     return methodCost(ctx, call, callee.text, attr->operand(0));
   if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple", "set", "sorted"}))
