@@ -310,6 +310,15 @@ with model.trace("views, tiles and samples of constant sizes"):
     v7 = torch.multinomial(torch.ones(10), num_samples=2**31, replacement=True)  # expected-remark {{allocates a tensor of 2147483648 elements of 8 bytes}}
 
 
+with model.trace("sizes bound by several assignments"):
+    size = 1
+    size = 2**33
+    b1 = torch.ones(size)  # expected-remark {{'torch.ones(size)' allocates a tensor of 8589934592 elements}}
+    for each in [16, 2**33]:
+        b2 = torch.ones(each)  # expected-remark {{'torch.ones(each)' allocates a tensor of 8589934592 elements}}
+    b3 = torch.ones(walrus := 2**33)  # expected-remark {{allocates a tensor of 8589934592 elements}}
+
+
 def grow(base, times):
     return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
 

@@ -107,6 +107,12 @@ with model.trace("tensor factories"):
     small_math = 10**6 % 7 + divmod(100, 7)[0] + max(3, 4) + pow(2, 10) + round(2.5) + math.isqrt(99)
     totals = list(itertools.accumulate([1, 2, 3])) + list(itertools.accumulate([[1], [2]]))
     grid = [[0] * 4 for _ in range(8)]
+    width = 4
+    width = 8
+    counter = 0
+    for _ in range(3):
+        counter = counter + 1
+    sized_twice = torch.ones(width).sum() + len(bytes(counter))
     views = small[:4].unsqueeze(0).expand(4, -1).sum() + np.tile(np.ones(2), 3).sum() + np.random.permutation(10).sum()
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
 

@@ -143,7 +143,11 @@ Magnitude Sizer::of(const Op *op, int depth) {
   }
   case OpKind::BinaryOp:
     return binary(op->text, of(op->operand(0), depth + 1), of(op->operand(1), depth + 1));
-  case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
+  case OpKind::NamedExpr: return of(op->operand(0), depth + 1); // `(n := 2**33)`
+  case OpKind::Name:
+    if (const Op *value = onlyAssignedValue(ctx_, op))
+      return of(value, depth + 1);
+    return ofBindings(op, depth + 1);
   case OpKind::Call: {
     const ValueSet &callee = ctx_.valuesOf(op->operand(0));
     auto all = [&](std::initializer_list<std::string_view> names) {
@@ -200,6 +204,56 @@ Magnitude Sizer::of(const Op *op, int depth) {
   }
 }
 
+
+namespace {
+
+/// Whether `op` reads `s` anywhere in its operands (a bounded walk).
+bool reads(RuleContext &ctx, const Op *op, const Symbol *s, int &budget) {
+  if (!op || --budget < 0)
+    return budget < 0;
+  if (op->is(OpKind::Name) && symbolOf(ctx, op) == s)
+    return true;
+  return llvm::any_of(op->operands, [&](const Op *o) { return reads(ctx, o, s, budget); });
+}
+
+} // namespace
+
+Magnitude Sizer::ofBindings(const Op *name, int depth) {
+  // `n = 1` ... `n = 2**33`, `for n in [2**33]`, `(n := 2**33)`: the largest
+  // of what each binding makes, when every one is sized and none reads the
+  // name again (a counter's growth is judged where it compounds).
+  const Symbol *s = symbolOf(ctx_, name);
+  if (!s || s->bindings.empty() || s->bindings.size() > 8)
+    return {};
+  std::vector<const Op *> values;
+  for (const Binding &b : s->bindings) {
+    if (!b.path.empty() || !b.value)
+      return {};
+    if (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus)
+      values.push_back(b.value);
+    else if (b.kind == Binding::Kind::Loop &&
+             (b.value->is(OpKind::List) || b.value->is(OpKind::Tuple)))
+      values.insert(values.end(), b.value->operands.begin(), b.value->operands.end());
+    else
+      return {};
+  }
+  Magnitude largest;
+  for (const Op *v : values) {
+    int budget = 64;
+    if (reads(ctx_, v, s, budget))
+      return {};
+    Magnitude m = of(v, depth);
+    if (!m.isInt())
+      return {};
+    bool larger = largest.kind == Magnitude::Unknown ||
+                  (m.value && largest.value ? *m.value > *largest.value : m.bits > largest.bits);
+    if (larger)
+      largest = m;
+    else if (!m.value)
+      largest.value.reset(); // no longer exact
+  }
+  return largest;
+}
 
 Magnitude Sizer::ofFloat(const Op *op, int depth) {
   while (op && op->is(OpKind::Name) && depth++ <= 8)

@@ -70,6 +70,7 @@ public:
 
 private:
   Magnitude ofFloat(const ir::Op *op, int depth);
+  Magnitude ofBindings(const ir::Op *name, int depth);
   Magnitude ofParsed(const ir::Op *digits, const ir::Op *base, int depth);
 
   RuleContext &ctx_;
