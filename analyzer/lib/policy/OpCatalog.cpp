@@ -53,6 +53,10 @@ std::optional<OpCatalog> OpCatalog::parse(std::string_view json) {
   };
   strings("unsafe", c.unsafe_);
   strings("versions", c.versions_);
+  for (const auto &kv : c.unsafe_)
+    for (llvm::StringRef owner : {"torch.Tensor.", "numpy.ndarray."})
+      if (kv.first().starts_with(owner))
+        c.unsafeMembers_.try_emplace(kv.first().drop_front(owner.size()), kv.first().str());
   // The modules the catalogued functions live in: `torch.nn.functional`.
   for (const auto &kv : c.functions_)
     for (size_t dot = kv.first().find('.'); dot != llvm::StringRef::npos;
@@ -104,6 +108,11 @@ std::optional<std::string_view> OpCatalog::unsafeCategory(std::string_view q) co
     cur = cur.substr(0, dot);
   }
   return std::nullopt;
+}
+
+const std::string *OpCatalog::unsafeMember(std::string_view member) const {
+  auto it = unsafeMembers_.find(ref(member));
+  return it == unsafeMembers_.end() ? nullptr : &it->second;
 }
 
 std::string_view OpCatalog::version(std::string_view package) const {

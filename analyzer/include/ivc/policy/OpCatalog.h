@@ -38,12 +38,16 @@ public:
   /// The category of an unsafe entry point (io, jit, native, ...) covering
   /// `qualified` or one of its parent names; the longest match wins.
   std::optional<std::string_view> unsafeCategory(std::string_view qualified) const;
+  /// The unsafe `torch.Tensor.<member>` or `numpy.ndarray.<member>` entry for
+  /// a member name (`grad_fn`, `ctypes`), or null: one lookup, for every
+  /// attribute read that may be a tensor's or an array's.
+  const std::string *unsafeMember(std::string_view member) const;
   std::string_view version(std::string_view package) const;
 
 private:
   llvm::StringMap<Entry> functions_, methods_;
   llvm::StringMap<bool> attributes_, constants_, modules_;
-  llvm::StringMap<std::string> unsafe_, versions_;
+  llvm::StringMap<std::string> unsafe_, versions_, unsafeMembers_;
 };
 
 } // namespace ivc

@@ -162,13 +162,9 @@ void checkAttribute(Op &op, RuleContext &ctx) {
   });
   if (!mayBeArray)
     return;
-  for (std::string_view owner : {"torch.Tensor.", "numpy.ndarray."}) {
-    std::string q = std::string(owner) + std::string(attr);
-    if (auto category = ctx.m.catalog.unsafeCategory(q)) {
-      ctx.isolate(op, DiagId::UnsafeEntryPoint, {ctx.subject(), q, *category});
-      return;
-    }
-  }
+  if (const std::string *q = ctx.m.catalog.unsafeMember(attr))
+    ctx.isolate(op, DiagId::UnsafeEntryPoint,
+                {ctx.subject(), *q, *ctx.m.catalog.unsafeCategory(*q)});
 }
 
 } // namespace ivc::rules

@@ -58,24 +58,26 @@ void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
                 (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation);
   if (!method && callee.kind != ValueKind::Qualified)
     return;
-  std::string name = method ? "torch.Tensor." + std::string(callee.text) : std::string(callee.text);
+  auto name = [&] {
+    return method ? "torch.Tensor." + std::string(callee.text) : std::string(callee.text);
+  };
   for (const UnsafeArgument &u : UnsafeArguments) {
     if (u.callee != callee.text || method != (u.callee.find('.') == std::string_view::npos))
       continue;
     const Op *arg = u.position >= 0 ? argument(call, size_t(u.position), u.keyword)
                                     : keywordArgument(call, u.keyword);
     if (arg && !isSafeConstant(ctx, arg, u.safe))
-      return report(ctx, call, name + "(" + std::string(u.keyword) + "=...)", u.category);
+      return report(ctx, call, name() + "(" + std::string(u.keyword) + "=...)", u.category);
   }
   if (callee.kind != ValueKind::Qualified)
     return;
   if (callee.text.starts_with("torch."))
     if (const Op *layout = keywordArgument(call, "layout");
         layout && !isSafeConstant(ctx, layout, "torch.strided"))
-      return report(ctx, call, name + "(layout=...)", "raw-memory");
+      return report(ctx, call, name() + "(layout=...)", "raw-memory");
   if (callee.text.starts_with("numpy.") && keywordArgument(call, "where") &&
       !keywordArgument(call, "out"))
-    return report(ctx, call, name + "(where=...) without out=", "uninitialized-memory");
+    return report(ctx, call, name() + "(where=...) without out=", "uninitialized-memory");
 }
 
 } // namespace ivc::rules
