@@ -319,6 +319,13 @@ with model.trace("sizes bound by several assignments"):
     b3 = torch.ones(walrus := 2**33)  # expected-remark {{allocates a tensor of 8589934592 elements}}
 
 
+with model.trace("widths by keyword, by mapping, built at run time"):
+    k1 = "{x:>{w}}".format(x="a", w=2**34)  # expected-remark {{formats a field of a width or precision beyond 2^28}}
+    k2 = "{x:>{w}}".format_map({"x": "a", "w": 2**34})  # expected-remark {{formats a field of a width or precision beyond 2^28}}
+    k3 = format("a", ">" + str(2**34))  # expected-remark {{'format("a", ">" + str(2**34))' formats a field}}
+    k4 = "{x:>{w}}".format(x="a", w=8) + format("a", ">" + str(8)) + "{}".format(2**34)
+
+
 def grow(base, times):
     return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
 

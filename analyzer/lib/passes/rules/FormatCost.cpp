@@ -79,6 +79,30 @@ bool wideFormat(RuleContext &ctx, const Op *format, const std::vector<const Op *
   return takesWidths && llvm::any_of(args, [&](const Op *a) { return wideNumber(ctx, a); });
 }
 
+/// A number beyond the fill limit anywhere in `op` (`'>' + str(2**34)`).
+bool holdsWideNumber(RuleContext &ctx, const Op *op, int &budget) {
+  if (!op || --budget < 0)
+    return false;
+  return wideNumber(ctx, op) ||
+         llvm::any_of(op->operands, [&](const Op *o) { return holdsWideNumber(ctx, o, budget); });
+}
+
+/// What `fmt.format(...)` or `fmt.format_map(...)` may take a width from:
+/// positional and keyword values, and the items of spread or mapped displays.
+std::vector<const Op *> formatArguments(const Op &call) {
+  std::vector<const Op *> args;
+  for (size_t i = 1; i < call.operands.size(); ++i) {
+    const Op *a = call.operand(i);
+    if (a && (a->is(OpKind::Keyword) || a->is(OpKind::Starred) || a->is(OpKind::KwSplat)))
+      a = a->operand(0);
+    if (a && (a->is(OpKind::Dict) || a->is(OpKind::List) || a->is(OpKind::Tuple)))
+      args.insert(args.end(), a->operands.begin(), a->operands.end());
+    else
+      args.push_back(a);
+  }
+  return args;
+}
+
 /// The arguments after `fmt %`: a tuple display's items, or the one value.
 std::vector<const Op *> percentArguments(const Op *rhs) {
   if (rhs && rhs->is(OpKind::Tuple))
@@ -99,10 +123,15 @@ std::optional<std::string> formatCost(RuleContext &ctx, const Op &op) {
       const Op *attr = op.operand(0);
       if (v.kind == ValueKind::Method && isOneOf(v.text, {"format", "format_map"}) &&
           attr->is(OpKind::Attribute))
-        wide |= wideFormat(ctx, attr->operand(0), positionalArguments(op), /*percent=*/false);
-      if (v.kind == ValueKind::Builtin && v.text == "format")
-        if (std::optional<std::string_view> spec = knownString(ctx, argument(op, 1, "format_spec")))
+        wide |= wideFormat(ctx, attr->operand(0), formatArguments(op), /*percent=*/false);
+      if (v.kind == ValueKind::Builtin && v.text == "format") {
+        const Op *specOp = argument(op, 1, "format_spec");
+        int budget = 32;
+        if (std::optional<std::string_view> spec = knownString(ctx, specOp))
           wide |= hasWideField(*spec);
+        else // built at run time: from a number beyond the limit, say
+          wide |= holdsWideNumber(ctx, specOp, budget);
+      }
     }
   if (!wide)
     return std::nullopt;
