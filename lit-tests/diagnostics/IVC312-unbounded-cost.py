@@ -308,6 +308,8 @@ with model.trace("views, tiles and samples of constant sizes"):
     v5 = F.interpolate(h.unsqueeze(0), size=(2**16, 2**16))  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
     v6 = np.random.permutation(2**30)  # expected-remark {{allocates a tensor of 1073741824 elements of 8 bytes}}
     v7 = torch.multinomial(torch.ones(10), num_samples=2**31, replacement=True)  # expected-remark {{allocates a tensor of 2147483648 elements of 8 bytes}}
+    v8 = np.array([np.ones(2**16)] * 2**16)  # expected-remark {{'np.array([np.ones(2**16)] * 2**16)' makes a tensor of 4294967296 elements from its operands}}
+    v9 = torch.diag_embed(torch.ones(2**16))  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
 
 
 with model.trace("sizes bound by several assignments"):

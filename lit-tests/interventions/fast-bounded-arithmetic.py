@@ -107,6 +107,7 @@ with model.trace("tensor factories"):
     small_math = 10**6 % 7 + divmod(100, 7)[0] + max(3, 4) + pow(2, 10) + round(2.5) + math.isqrt(99)
     totals = list(itertools.accumulate([1, 2, 3])) + list(itertools.accumulate([[1], [2]]))
     grid = [[0] * 4 for _ in range(8)]
+    listed = np.array([1, 2, 3]).sum() + np.array([np.ones(4)] * 4).sum() + torch.diagflat(torch.ones(8)).sum()
     width = 4
     width = 8
     counter = 0

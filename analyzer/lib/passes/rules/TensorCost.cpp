@@ -332,8 +332,11 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
     return n && k ? std::optional<double>(combinationElements(*n, *k)) : std::nullopt;
   }
   if (!self && isOneOf(f, {"cat", "concat", "concatenate", "stack", "hstack", "vstack",
-                           "dstack", "column_stack", "row_stack"}))
+                           "dstack", "column_stack", "row_stack", "array", "tensor"}))
     return listedElements(ctx, argument(call, 0, "tensors"), depth);
+  if (isOneOf(f, {"diagflat", "diag_embed"})) // a vector's square
+    if (std::optional<double> v = sized(0))
+      return *v * *v;
   if (f == "meshgrid" && !self) // one grid per 1-D input, each the product
     return cartesian();
   if (f == "vander") { // (x, N): |x| rows of N columns, N = |x| by default
