@@ -328,6 +328,12 @@ with model.trace("widths by keyword, by mapping, built at run time"):
     k4 = "{x:>{w}}".format(x="a", w=8) + format("a", ">" + str(8)) + "{}".format(2**34)
 
 
+with model.trace("degrees and exponents of tensor functions"):
+    d1 = torch.special.chebyshev_polynomial_t(torch.tensor([2.0]), 1 << 40)  # expected-remark {{evaluates a polynomial of a degree over 2^16 or that ivc cannot bound}}
+    d2 = torch.linalg.matrix_power(torch.randn(64, 64), 2**62)  # expected-remark {{raises a matrix to a power over 2^10 or that ivc cannot bound}}
+    d3 = torch.special.hermite_polynomial_h(torch.tensor([0.5]), 8) + torch.linalg.matrix_power(torch.eye(4), 3).sum()
+
+
 def grow(base, times):
     return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
 

@@ -19,6 +19,24 @@ with model.trace("kernels that trust their arguments"):
     shuffled = torch.native_channel_shuffle(h, 0)  # expected-remark {{uses 'torch.native_channel_shuffle' (raw-memory)}}
     x = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1 << 30, 1, 1]), torch.ones(3, 1))  # expected-remark {{uses 'torch.linalg.ldl_solve' (raw-memory)}}
 
+with model.trace("the kernels behind modules and quantization, called directly"):
+    C = 65536
+    mem = torch.native_batch_norm(torch.zeros(1, C, 1), None, torch.zeros(64), torch.zeros(C), torch.ones(C), False, 0.1, 0.0)  # expected-remark {{uses 'torch.native_batch_norm' (raw-memory)}}
+    stats = torch.batch_norm_update_stats(torch.ones(2, 8), torch.zeros(1), torch.ones(1), 1.0)  # expected-remark {{uses 'torch.batch_norm_update_stats' (raw-memory)}}
+    lp = torch.randn(5, 1, 4).log_softmax(2)
+    loss = torch.ctc_loss(lp, torch.tensor([[1, 2, 1 << 40]]), [5], [3])  # expected-remark {{uses 'torch.ctc_loss' (raw-memory)}}
+    q = torch.quantize_per_tensor(torch.randn(2, 3, 4), 0.1, 0, torch.quint8)  # expected-remark {{uses 'torch.quantize_per_tensor' (raw-memory)}}
+    bag = torch.embedding_bag(torch.randn(3, 3), torch.tensor([0, 1]), torch.tensor([0]), False, 5, False, None, False)  # expected-remark {{uses 'torch.embedding_bag' (raw-memory)}}
+    up = F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 2, 2).long(), [])  # expected-remark {{uses 'torch.nn.functional.max_unpool2d' (raw-memory)}}
+
+with model.trace("named dimensions, unchecked weights and factors"):
+    x = torch.randn(2, 3)
+    f1 = x.flatten(0, 5, "x")  # expected-remark {{uses 'torch.Tensor.flatten(out_dim=...)' (raw-memory)}}
+    f2 = torch.concat([], "x")  # expected-remark {{uses 'torch.concat(dim=...)' (raw-memory)}}
+    f3 = torch.gradient(x, spacing=[torch.tensor([1.0, 2.0])])  # expected-remark {{uses 'torch.gradient(spacing=...)' (raw-memory)}}
+    f4 = F.multi_margin_loss(torch.zeros(8, 8), torch.arange(8), weight=torch.zeros(1))  # expected-remark {{uses 'torch.nn.functional.multi_margin_loss(weight=...)' (raw-memory)}}
+    f5 = torch.pixel_shuffle(torch.randn(2, 3, 4), 1 << 32)  # expected-remark {{uses 'torch.pixel_shuffle(upscale_factor=...)' (raw-memory)}}
+
 with model.trace("arguments that make a function unsafe"):
     s = torch.arange(1024.0)
     found = torch.searchsorted(s, s, sorter=torch.full((1024,), 1 << 40))  # expected-remark {{uses 'torch.searchsorted(sorter=...)' (raw-memory)}}
@@ -37,4 +55,6 @@ with model.trace("their safe forms stay FAST"):
     e = F.embedding(torch.tensor([1]), w, sparse=False) + torch.zeros(1, 4, layout=torch.strided)
     out = np.zeros(64)
     u = np.add(out, 1.0, out=out, where=out > 0)
+    x = torch.randn(2, 3)
+    safe = x.flatten(0, 1) + torch.cat([x, x], 0).sum() + torch.gradient(x)[0] + torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).sum()
     y = h.save()

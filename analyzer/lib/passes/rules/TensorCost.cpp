@@ -436,6 +436,24 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
 } // namespace
 
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  // Orthogonal polynomials of degree n take n steps per element, and
+  // matrix_power one product per bit of its exponent: a degree or exponent
+  // ivc cannot bound may not return.
+  std::string_view q = callee.kind == ValueKind::Qualified ? std::string_view(callee.text) : "";
+  bool polynomial =
+      q.starts_with("torch.special.") && q.find("_polynomial_") != std::string_view::npos;
+  bool matrixPower = isOneOf(q, {"torch.linalg.matrix_power", "torch.matrix_power"}) ||
+                     (callee.kind == ValueKind::Method && callee.text == "matrix_power" &&
+                      (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation));
+  if (polynomial || matrixPower) {
+    const Op *n = polynomial ? argument(call, 1, "n")
+                             : argument(call, callee.kind == ValueKind::Method ? 0 : 1, "n");
+    Magnitude m = Sizer(ctx).of(n);
+    int64_t limit = polynomial ? int64_t(1) << 16 : int64_t(1) << 10;
+    if (n && !(m.value && *m.value < limit))
+      return polynomial ? "evaluates a polynomial of a degree over 2^16 or that ivc cannot bound"
+                        : "raises a matrix to a power over 2^10 or that ivc cannot bound";
+  }
   if (callee.kind == ValueKind::Qualified) {
     std::optional<double> n = factoryElements(ctx, call, callee.text);
     double width = dtypeWidth(ctx, call, defaultWidth(callee.text));

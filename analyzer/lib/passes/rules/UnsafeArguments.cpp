@@ -9,7 +9,7 @@
 // when the argument is present and not its safe constant.
 //
 //===----------------------------------------------------------------------===//
-#include "Rules.h"
+#include "CostModel.h"
 
 namespace ivc::rules {
 
@@ -33,14 +33,39 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.nn.functional.embedding_bag", "sparse", 8, "False", "raw-memory"},
     {"torch.gather", "sparse_grad", 3, "False", "raw-memory"},
     {"gather", "sparse_grad", 2, "False", "raw-memory"},
+    // Named dimensions reach overloads that skip the range checks:
+    // `x.flatten(0, 5, "x")`, `torch.concat([], "x")`.
+    {"torch.flatten", "out_dim", 3, "None", "raw-memory"},
+    {"flatten", "out_dim", 2, "None", "raw-memory"},
+    {"torch.concat", "dim", 1, "not-str", "raw-memory"},
+    {"torch.concatenate", "dim", 1, "not-str", "raw-memory"},
+    {"torch.cat", "dim", 1, "not-str", "raw-memory"},
+    // Tensors of coordinates, class weights and upscale factors whose sizes
+    // are not checked against the input.
+    {"torch.gradient", "spacing", -1, "None", "raw-memory"},
+    {"torch.nn.functional.multi_margin_loss", "weight", 4, "None", "raw-memory"},
+    {"torch.pixel_shuffle", "upscale_factor", 1, "small-int", "raw-memory"},
+    {"torch.nn.functional.pixel_shuffle", "upscale_factor", 1, "small-int", "raw-memory"},
+    {"torch.pixel_unshuffle", "downscale_factor", 1, "small-int", "raw-memory"},
+    {"torch.nn.functional.pixel_unshuffle", "downscale_factor", 1, "small-int", "raw-memory"},
 };
 
-/// Whether `arg` is the constant `safe` (`False`, `None`, `torch.strided`).
+/// Whether `arg` is what keeps the call safe: the constant `safe` (`False`,
+/// `None`, `torch.strided`), anything but a string (`not-str`: a dimension
+/// by number), or an integer ivc sizes under 2^16 (`small-int`).
 bool isSafeConstant(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
   if (safe == "None")
     return arg->is(OpKind::None);
+  if (safe == "not-str")
+    return !arg->is(OpKind::Str) && llvm::none_of(ctx.valuesOf(arg), [](const Value &v) {
+      return v.kind == ValueKind::Str;
+    });
+  if (safe == "small-int") {
+    std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
+    return v && *v >= 0 && *v < (1 << 16);
+  }
   const ValueSet &vs = ctx.valuesOf(arg);
   return !vs.empty() && llvm::all_of(vs, [&](const Value &v) {
     return v.kind == ValueKind::Qualified && v.text == safe;
