@@ -331,6 +331,7 @@ with model.trace("widths by keyword, by mapping, built at run time"):
 with model.trace("degrees and exponents of tensor functions"):
     d1 = torch.special.chebyshev_polynomial_t(torch.tensor([2.0]), 1 << 40)  # expected-remark {{evaluates a polynomial of a degree over 2^16 or that ivc cannot bound}}
     d2 = torch.linalg.matrix_power(torch.randn(64, 64), 2**62)  # expected-remark {{raises a matrix to a power over 2^10 or that ivc cannot bound}}
+    d4 = torch.linalg.matrix_power(torch.randn(3, 3), -2**63)  # expected-remark {{raises a matrix to a power over 2^10}}
     d3 = torch.special.hermite_polynomial_h(torch.tensor([0.5]), 8) + torch.linalg.matrix_power(torch.eye(4), 3).sum()
 
 

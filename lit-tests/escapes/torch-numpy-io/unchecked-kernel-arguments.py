@@ -36,6 +36,10 @@ with model.trace("named dimensions, unchecked weights and factors"):
     f3 = torch.gradient(x, spacing=[torch.tensor([1.0, 2.0])])  # expected-remark {{uses 'torch.gradient(spacing=...)' (raw-memory)}}
     f4 = F.multi_margin_loss(torch.zeros(8, 8), torch.arange(8), weight=torch.zeros(1))  # expected-remark {{uses 'torch.nn.functional.multi_margin_loss(weight=...)' (raw-memory)}}
     f5 = torch.pixel_shuffle(torch.randn(2, 3, 4), 1 << 32)  # expected-remark {{uses 'torch.pixel_shuffle(upscale_factor=...)' (raw-memory)}}
+    f6 = F.fractional_max_pool2d(torch.randn(1, 4, 8, 8), 2, output_size=4, _random_samples=torch.rand(0))  # expected-remark {{uses 'torch.nn.functional.fractional_max_pool2d(_random_samples=...)' (raw-memory)}}
+    f7 = F.embedding_bag(torch.tensor([[0, 1, 2]]), torch.randn(5, 3), include_last_offset=True, mode="max")  # expected-remark {{uses 'torch.nn.functional.embedding_bag(include_last_offset=...)' (raw-memory)}}
+    f8 = F.conv1d(torch.randn(1, 4, 5), torch.randn(4, 1, 1), groups=1 << 32)  # expected-remark {{uses 'torch.nn.functional.conv1d(groups=...)' (raw-memory)}}
+    f9 = F.max_pool1d(torch.randn(1, 2, 3), 1 << 40)  # expected-remark {{uses 'torch.nn.functional.max_pool1d(kernel_size=...)' (raw-memory)}}
 
 with model.trace("arguments that make a function unsafe"):
     s = torch.arange(1024.0)
@@ -57,4 +61,5 @@ with model.trace("their safe forms stay FAST"):
     u = np.add(out, 1.0, out=out, where=out > 0)
     x = torch.randn(2, 3)
     safe = x.flatten(0, 1) + torch.cat([x, x], 0).sum() + torch.gradient(x)[0] + torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).sum()
+    convolved = F.conv1d(torch.randn(1, 4, 5), torch.randn(4, 1, 1), groups=4).sum() + F.max_pool1d(torch.randn(1, 2, 4), 2).sum()
     y = h.save()

@@ -450,7 +450,7 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
                              : argument(call, callee.kind == ValueKind::Method ? 0 : 1, "n");
     Magnitude m = Sizer(ctx).of(n);
     int64_t limit = polynomial ? int64_t(1) << 16 : int64_t(1) << 10;
-    if (n && !(m.value && *m.value < limit))
+    if (n && !(m.value && *m.value > -limit && *m.value < limit))
       return polynomial ? "evaluates a polynomial of a degree over 2^16 or that ivc cannot bound"
                         : "raises a matrix to a power over 2^10 or that ivc cannot bound";
   }

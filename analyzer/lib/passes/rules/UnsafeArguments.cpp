@@ -5,8 +5,9 @@
 // sorter; `sparse=True` / `sparse_grad=True` make sparse gradients whose
 // index tensors alias what `to_dense()` trusts, and `layout=` other than
 // `torch.strided` makes sparse tensors outright; a numpy ufunc given
-// `where=` without `out=` returns memory it never wrote. Each is reported
-// when the argument is present and not its safe constant.
+// `where=` without `out=` returns memory it never wrote; sizes, factors and
+// group counts some kernels never check. Each is reported when the argument
+// is present and not its safe form.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -48,6 +49,29 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.nn.functional.pixel_shuffle", "upscale_factor", 1, "small-int", "raw-memory"},
     {"torch.pixel_unshuffle", "downscale_factor", 1, "small-int", "raw-memory"},
     {"torch.nn.functional.pixel_unshuffle", "downscale_factor", 1, "small-int", "raw-memory"},
+    {"torch.nn.functional.fractional_max_pool2d", "_random_samples", -1, "None", "raw-memory"},
+    {"torch.nn.functional.fractional_max_pool3d", "_random_samples", -1, "None", "raw-memory"},
+    {"torch.nn.functional.fractional_max_pool2d_with_indices", "_random_samples", -1, "None",
+     "raw-memory"},
+    {"torch.nn.functional.fractional_max_pool3d_with_indices", "_random_samples", -1, "None",
+     "raw-memory"},
+    {"torch.nn.functional.embedding_bag", "include_last_offset", 9, "False", "raw-memory"},
+    // A group count or kernel beyond 2^16 wraps or divides by zero, or never ends.
+    {"torch.nn.functional.conv1d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.nn.functional.conv2d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.nn.functional.conv3d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.nn.functional.conv_transpose1d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.nn.functional.conv_transpose2d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.nn.functional.conv_transpose3d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.conv1d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.conv2d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.conv3d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.conv_transpose1d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.conv_transpose2d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.conv_transpose3d", "groups", 6, "small-int", "raw-memory"},
+    {"torch.convolution", "groups", 8, "small-int", "raw-memory"},
+    {"torch.nn.functional.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
+    {"torch.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
 };
 
 /// Whether `arg` is what keeps the call safe: the constant `safe` (`False`,
