@@ -22,7 +22,7 @@ struct UnsafeArgument {
   std::string_view callee;  // qualified name, or a method name on a tensor
   std::string_view keyword; // also accepted at `position` when >= 0
   int position;
-  std::string_view safe; // the constant that keeps it safe ("False"), or empty
+  std::string_view safe;     // the safe form (isSafeForm)
   std::string_view category;
 };
 
@@ -30,7 +30,6 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.searchsorted", "sorter", -1, "None", "raw-memory"},
     {"torch.embedding", "sparse", 4, "False", "raw-memory"},
     {"torch.nn.functional.embedding", "sparse", 6, "False", "raw-memory"},
-    {"torch.embedding_bag", "sparse", 5, "False", "raw-memory"},
     {"torch.nn.functional.embedding_bag", "sparse", 8, "False", "raw-memory"},
     {"torch.gather", "sparse_grad", 3, "False", "raw-memory"},
     {"gather", "sparse_grad", 2, "False", "raw-memory"},
@@ -77,7 +76,7 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 /// Whether `arg` is what keeps the call safe: the constant `safe` (`False`,
 /// `None`, `torch.strided`), anything but a string (`not-str`: a dimension
 /// by number), or an integer ivc sizes under 2^16 (`small-int`).
-bool isSafeConstant(RuleContext &ctx, const Op *arg, std::string_view safe) {
+bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
   if (safe == "None")
@@ -115,14 +114,14 @@ void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
       continue;
     const Op *arg = u.position >= 0 ? argument(call, size_t(u.position), u.keyword)
                                     : keywordArgument(call, u.keyword);
-    if (arg && !isSafeConstant(ctx, arg, u.safe))
+    if (arg && !isSafeForm(ctx, arg, u.safe))
       return report(ctx, call, name() + "(" + std::string(u.keyword) + "=...)", u.category);
   }
   if (callee.kind != ValueKind::Qualified)
     return;
   if (callee.text.starts_with("torch."))
     if (const Op *layout = keywordArgument(call, "layout");
-        layout && !isSafeConstant(ctx, layout, "torch.strided"))
+        layout && !isSafeForm(ctx, layout, "torch.strided"))
       return report(ctx, call, name() + "(layout=...)", "raw-memory");
   if (callee.text.starts_with("numpy.") && keywordArgument(call, "where") &&
       !keywordArgument(call, "out"))
