@@ -31,4 +31,6 @@ with model.trace("spreads that cannot supply the callable"):
     xs = [3, 1, 2]
     top = max(*xs)
     low = min(*xs, key=abs)
+    columns = [[1, 2], [3, 4]]
+    sums = list(map(max, *columns))
     h = model.transformer.h[0].output[0].save()

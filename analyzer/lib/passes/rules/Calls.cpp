@@ -241,12 +241,17 @@ const CalledParameter *calledParameter(const Value &callee) {
 }
 
 /// Whether a spread argument of `call` may supply the parameter `p`:
-/// `map(*[f, xs])`, `sorted(xs, **{"key": f})`.
+/// `map(*[f, xs])`, `sorted(xs, **{"key": f})`; not `map(f, *columns)`.
 bool spreadsParameter(const Op &call, const CalledParameter &p) {
-  for (size_t i = 1; i < call.operands.size(); ++i)
-    if (const Op *a = call.operand(i);
-        a && (a->is(OpKind::KwSplat) || (a->is(OpKind::Starred) && p.position >= 0)))
+  int positional = 0;
+  for (size_t i = 1; i < call.operands.size(); ++i) {
+    const Op *a = call.operand(i);
+    if (!a || a->is(OpKind::Keyword))
+      continue;
+    if (a->is(OpKind::KwSplat) || (a->is(OpKind::Starred) && positional <= p.position))
       return true;
+    ++positional;
+  }
   return false;
 }
 
