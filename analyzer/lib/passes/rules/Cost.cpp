@@ -101,6 +101,15 @@ int selfReferences(RuleContext &ctx, const Op &display, const Symbol *self) {
   return refs;
 }
 
+/// A callee whose result iterates its arguments lazily: a Python loop over
+/// it releases the GIL between items.
+bool isLazyWrapper(const Value &v) {
+  return (v.kind == ValueKind::Builtin &&
+          isOneOf(v.text, {"enumerate", "zip", "reversed", "map", "filter", "iter"})) ||
+         (v.kind == ValueKind::Qualified && v.text.starts_with("itertools.") &&
+          !isCombinatoric(v)); // those copy their inputs first
+}
+
 /// Whether `op`, a display or a call of a wrapper that keeps its arguments
 /// (`zip`, `map`, `iter`, ...), is what a loop binds again to a name it
 /// holds: `it = zip(it)` or `x = (x,)` nests once more at every turn, and a
@@ -110,10 +119,7 @@ bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
   size_t first = 0;
   if (op.is(OpKind::Call)) {
     bool keeps = llvm::any_of(ctx.valuesOf(op.operand(0)), [](const Value &v) {
-      return (v.kind == ValueKind::Builtin &&
-              isOneOf(v.text, {"zip", "map", "filter", "enumerate", "reversed", "iter"})) ||
-             (v.kind == ValueKind::Qualified &&
-              (v.text.starts_with("itertools.") || v.text == "functools.partial"));
+      return isLazyWrapper(v) || (v.kind == ValueKind::Qualified && v.text == "functools.partial");
     });
     if (!keeps)
       return false;
@@ -369,15 +375,6 @@ bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
   return n && *n <= double(MaxElements);
 }
 
-/// A callee whose result iterates its arguments lazily: a Python loop over
-/// it releases the GIL between items.
-bool isLazyWrapper(const Value &v) {
-  return (v.kind == ValueKind::Builtin &&
-          isOneOf(v.text, {"enumerate", "zip", "reversed", "map", "filter", "iter"})) ||
-         (v.kind == ValueKind::Qualified && v.text.starts_with("itertools.") &&
-          !isCombinatoric(v)); // those copy their inputs first
-}
-
 /// A builtin that takes a range without iterating it.
 bool isConstantTimeOnRanges(const Value &v) {
   return v.kind == ValueKind::Builtin &&
@@ -443,19 +440,15 @@ std::optional<double> factorCount(RuleContext &ctx, const Op *op, int depth = 0)
     return std::nullopt;
   if (op->is(OpKind::Name))
     return factorCount(ctx, onlyAssignedValue(ctx, op), depth + 1);
-  if (op->is(OpKind::Call))
-    for (const Value &v : ctx.valuesOf(op->operand(0))) {
-      if (v.kind != ValueKind::Builtin)
-        continue;
-      if (v.text == "range") {
-        std::optional<double> n = rangeLength(ctx, positionalArguments(*op));
-        return n ? n : std::optional<double>(HUGE_VAL);
-      }
-      if (isOneOf(v.text, {"list", "tuple", "sorted"}))
-        return factorCount(ctx, positionalArgument(*op, 0), depth + 1);
-    }
-  std::optional<Extent> e = ExtentOf(ctx).of(op);
-  return e ? std::optional<double>(e->length) : std::nullopt;
+  if (isRangeCall(ctx, op)) {
+    std::optional<double> n = rangeLength(ctx, positionalArguments(*op));
+    return n ? n : std::optional<double>(HUGE_VAL);
+  }
+  if (op->is(OpKind::Call) && llvm::any_of(ctx.valuesOf(op->operand(0)), [](const Value &v) {
+        return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple", "sorted"});
+      }))
+    return factorCount(ctx, positionalArgument(*op, 0), depth + 1);
+  return iterableLength(ctx, op);
 }
 
 /// Why calling `callee` in `call` may do work without a bound, if it may.
@@ -616,13 +609,8 @@ void checkCost(Op &op, RuleContext &ctx) {
     for (size_t i = 1; i < op.operands.size() && !ops.empty(); ++i) {
       std::string_view one = ops.substr(0, ops.find(','));
       ops = one.size() < ops.size() ? ops.substr(one.size() + 1) : std::string_view();
-      const Op *it = op.operand(i), *made = it;
-      for (int d = 0; made && made->is(OpKind::Name) && d < 8; ++d) // `big = range(n)`
-        made = onlyAssignedValue(ctx, made);
-      bool isRange = made && made->is(OpKind::Call) &&
-                     llvm::any_of(ctx.valuesOf(made->operand(0)), [](const Value &v) {
-                       return v.kind == ValueKind::Builtin && v.text == "range";
-                     });
+      const Op *it = op.operand(i);
+      bool isRange = isRangeCall(ctx, valueBehindNames(ctx, it)); // also `big = range(n)`
       if ((one == "in" || one == "not in") && !isRange && mayBeLongRange(ctx, it))
         return report(ctx, op, "searches an iterator whose length ivc cannot bound");
     }

@@ -186,7 +186,7 @@ Magnitude Sizer::of(const Op *op, int depth) {
         arg = arg->operand(1);
       Magnitude m = of(arg, depth + 1);
       if (m.kind == Magnitude::Float)
-        return ofFloat(arg, depth + 1);
+        return ofFloat(arg);
       return m.isInt() ? m : Magnitude{};
     }
     // `int('1' * 2**24, 2)`, `int.from_bytes(b'\xff' * n, 'big')`: as many
@@ -195,7 +195,7 @@ Magnitude Sizer::of(const Op *op, int depth) {
       return ofParsed(positionalArgument(*op, 0), positionalArgument(*op, 1), depth + 1);
     if (callee.size() == 1 && callee[0].kind == ValueKind::Method &&
         callee[0].receiver == ValueKind::Builtin && callee[0].text == "from_bytes") {
-      std::optional<double> n = textLength(argument(*op, 0, "bytes"), depth + 1);
+      std::optional<double> n = textLength(ctx_, argument(*op, 0, "bytes"));
       return n ? Magnitude{Magnitude::Int, 8 * *n + 1, std::nullopt} : Magnitude{};
     }
     return {};
@@ -203,7 +203,6 @@ Magnitude Sizer::of(const Op *op, int depth) {
   default: return {};
   }
 }
-
 
 namespace {
 
@@ -255,16 +254,11 @@ Magnitude Sizer::ofBindings(const Op *name, int depth) {
   return largest;
 }
 
-Magnitude Sizer::ofFloat(const Op *op, int depth) {
-  while (op && op->is(OpKind::Name) && depth++ <= 8)
-    op = onlyAssignedValue(ctx_, op);
-  if (!op || !op->is(OpKind::Float))
+Magnitude Sizer::ofFloat(const Op *op) {
+  std::optional<double> f = floatLiteral(valueBehindNames(ctx_, op));
+  if (!f)
     return {}; // `int(a / b)`: as unknown as it was
-  std::string digits;
-  for (char c : op->text)
-    if (c != '_')
-      digits += c;
-  double v = std::trunc(std::strtod(digits.c_str(), nullptr));
+  double v = std::trunc(*f);
   if (!std::isfinite(v))
     return {}; // an OverflowError
   if (std::fabs(v) < 9.2e18)
@@ -273,7 +267,7 @@ Magnitude Sizer::ofFloat(const Op *op, int depth) {
 }
 
 Magnitude Sizer::ofParsed(const Op *digits, const Op *base, int depth) {
-  std::optional<double> n = textLength(digits, depth);
+  std::optional<double> n = textLength(ctx_, digits);
   if (!n)
     return {};
   Magnitude b = of(base, depth);
@@ -286,30 +280,14 @@ Magnitude Sizer::ofParsed(const Op *digits, const Op *base, int depth) {
   return {Magnitude::Int, count * bitsPerDigit + 1, std::nullopt};
 }
 
-std::optional<double> Sizer::textLength(const Op *op, int depth) {
-  if (!op || depth > 8)
+std::optional<double> floatLiteral(const Op *op) {
+  if (!op || !op->is(OpKind::Float))
     return std::nullopt;
-  switch (op->kind) {
-  case OpKind::Str: case OpKind::Bytes: return double(op->text.size());
-  case OpKind::Name: return textLength(onlyAssignedValue(ctx_, op), depth + 1);
-  case OpKind::BinaryOp: {
-    if (op->text == "+") {
-      std::optional<double> a = textLength(op->operand(0), depth + 1),
-                            b = textLength(op->operand(1), depth + 1);
-      return a && b ? std::optional<double>(*a + *b) : std::nullopt;
-    }
-    if (op->text != "*")
-      return std::nullopt;
-    for (int side = 0; side < 2; ++side)
-      if (std::optional<double> t = textLength(op->operand(side), depth + 1)) {
-        Magnitude n = of(op->operand(1 - side), depth + 1);
-        return n.value ? std::optional<double>(*t * double(std::max<int64_t>(*n.value, 0)))
-                       : std::nullopt;
-      }
-    return std::nullopt;
-  }
-  default: return std::nullopt;
-  }
+  std::string digits;
+  for (char c : op->text)
+    if (c != '_')
+      digits += c;
+  return std::strtod(digits.c_str(), nullptr);
 }
 
 bool allTensors(RuleContext &ctx, const Op *op) {

@@ -65,11 +65,9 @@ class Sizer {
 public:
   explicit Sizer(RuleContext &ctx) : ctx_(ctx) {}
   Magnitude of(const ir::Op *op, int depth = 0);
-  /// The length of a str or bytes made of literals, `+` and `*`.
-  std::optional<double> textLength(const ir::Op *op, int depth = 0);
 
 private:
-  Magnitude ofFloat(const ir::Op *op, int depth);
+  Magnitude ofFloat(const ir::Op *op);
   Magnitude ofBindings(const ir::Op *name, int depth);
   Magnitude ofParsed(const ir::Op *digits, const ir::Op *base, int depth);
 
@@ -107,6 +105,16 @@ private:
   RuleContext &ctx_;
   int visits_ = 0;
 };
+
+/// The length of a str or bytes ivc sizes (literals, `+`, `*`, names).
+std::optional<double> textLength(RuleContext &ctx, const ir::Op *op);
+/// Whether `op` is a call of the builtin `range`.
+bool isRangeCall(RuleContext &ctx, const ir::Op *op);
+/// The length of an iterable ivc sizes: a range, a display, a string or a
+/// repetition of one.
+std::optional<double> iterableLength(RuleContext &ctx, const ir::Op *op);
+/// The value of a float literal (`1_000.5`), or nothing for another op.
+std::optional<double> floatLiteral(const ir::Op *op);
 
 /// Whether every value `op` may be is a tensor.
 bool allTensors(RuleContext &ctx, const ir::Op *op);

@@ -15,19 +15,6 @@ using namespace ir;
 
 namespace {
 
-/// The length of an iterable ivc sizes: a range, a display, a string or a
-/// repetition of one.
-std::optional<double> iterableLength(RuleContext &ctx, const Op *op) {
-  if (!op)
-    return std::nullopt;
-  if (op->is(OpKind::Call) && llvm::any_of(ctx.valuesOf(op->operand(0)), [](const Value &v) {
-        return v.kind == ValueKind::Builtin && v.text == "range";
-      }))
-    return rangeLength(ctx, positionalArguments(*op));
-  std::optional<Extent> e = ExtentOf(ctx).of(op);
-  return e ? std::optional<double>(e->length) : std::nullopt;
-}
-
 /// log(n choose k).
 double logChoose(double n, double k) {
   return std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1);

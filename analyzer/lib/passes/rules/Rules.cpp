@@ -105,4 +105,10 @@ const ir::Op *onlyAssignedValue(RuleContext &ctx, const ir::Op *name) {
   return b.kind == Binding::Kind::Assign && b.path.empty() ? b.value : nullptr;
 }
 
+const ir::Op *valueBehindNames(RuleContext &ctx, const ir::Op *op) {
+  for (int depth = 0; op && op->is(ir::OpKind::Name) && depth < 8; ++depth)
+    op = onlyAssignedValue(ctx, op);
+  return op;
+}
+
 } // namespace ivc::rules

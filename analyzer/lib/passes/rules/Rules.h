@@ -84,6 +84,9 @@ bool reportedReference(RuleContext &ctx, std::string_view qualified);
 /// The value a name op reads when its symbol has one binding, a plain
 /// `name = value` (what the sizing rules follow a name through), or null.
 const ir::Op *onlyAssignedValue(RuleContext &ctx, const ir::Op *name);
+/// What `op` evaluates to through up to eight such names (`op` itself when
+/// it is no name), or null where a name has another kind of binding.
+const ir::Op *valueBehindNames(RuleContext &ctx, const ir::Op *op);
 
 // References.cpp
 void checkName(ir::Op &op, RuleContext &ctx);

@@ -69,6 +69,25 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   }
 }
 
+std::optional<double> textLength(RuleContext &ctx, const Op *op) {
+  std::optional<Extent> e = ExtentOf(ctx).of(op);
+  return e && e->text ? std::optional<double>(e->length) : std::nullopt;
+}
+
+bool isRangeCall(RuleContext &ctx, const Op *op) {
+  return op && op->is(OpKind::Call) &&
+         llvm::any_of(ctx.valuesOf(op->operand(0)), [](const Value &v) {
+           return v.kind == ValueKind::Builtin && v.text == "range";
+         });
+}
+
+std::optional<double> iterableLength(RuleContext &ctx, const Op *op) {
+  if (isRangeCall(ctx, op))
+    return rangeLength(ctx, positionalArguments(*op));
+  std::optional<Extent> e = ExtentOf(ctx).of(op);
+  return e ? std::optional<double>(e->length) : std::nullopt;
+}
+
 std::optional<Extent> ExtentOf::ofComprehension(const Op &comp, int depth) {
   // One `for` over a sized iterable (filters only shorten it): its length
   // times what each element reaches (`[row for _ in range(4096)]`).
@@ -80,15 +99,7 @@ std::optional<Extent> ExtentOf::ofComprehension(const Op &comp, int depth) {
       if (c->is(OpKind::CompYield))
         element = c->operand(0);
     }
-  const Op *iterable = comp.operand(0);
-  std::optional<double> n;
-  if (iterable && iterable->is(OpKind::Call) &&
-      llvm::any_of(ctx_.valuesOf(iterable->operand(0)), [](const Value &v) {
-        return v.kind == ValueKind::Builtin && v.text == "range";
-      }))
-    n = rangeLength(ctx_, positionalArguments(*iterable));
-  else if (std::optional<Extent> e = of(iterable, depth + 1))
-    n = e->length;
+  std::optional<double> n = iterableLength(ctx_, comp.operand(0));
   if (!n)
     return std::nullopt;
   std::optional<Extent> inner = of(element, depth + 1);

@@ -1,13 +1,14 @@
 //===- TensorCost.cpp - Tensors of constant sizes (IVC312) ----------------===//
 //
 // In the server's process nothing limits what a FAST mediator allocates: a
-// torch factory of a constant shape (`torch.ones(10**5, 10**5)`), or a tensor
-// method given constant sizes (`h.new_zeros(2**30)`, `h.expand(2**18, 8,
-// 768)`, `t.repeat(16)` of a tensor a factory made), and an operation whose
-// result grows from operands such factories made (`torch.outer(a, a)`,
+// torch or numpy factory of a constant shape (`torch.ones(10**5, 10**5)`), a
+// tensor method given constant sizes (`h.new_zeros(2**30)`, `h.expand(2**18,
+// 8, 768)`, `t.repeat(16)` of a tensor a factory made), and an operation
+// whose result grows from operands such factories made (`torch.outer(a, a)`,
 // `kron`, `cartesian_prod`, `combinations`, `cat([t] * n)`), beyond 1 GiB
-// is ISOLATE. Operands of other sizes (activations) and broadcasting are
-// not judged: ivc knows element counts, not shapes.
+// is ISOLATE, and so are polynomial degrees and matrix powers ivc cannot
+// bound. Operands of other sizes (activations) and broadcasting are not
+// judged: ivc knows element counts, not shapes.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -111,10 +112,9 @@ double defaultWidth(std::string_view q) {
 /// The value of an integer or float literal ivc evaluates, for ranges of
 /// floats (`torch.arange(0, 2**40, 1.0)`).
 std::optional<double> numberValue(RuleContext &ctx, const Op *op) {
-  for (int depth = 0; op && op->is(OpKind::Name) && depth < 8; ++depth)
-    op = onlyAssignedValue(ctx, op);
-  if (op && op->is(OpKind::Float))
-    return std::strtod(std::string(op->text).c_str(), nullptr);
+  op = valueBehindNames(ctx, op);
+  if (std::optional<double> f = floatLiteral(op))
+    return f;
   if (op && op->is(OpKind::UnaryOp) && op->text == "-")
     if (std::optional<double> v = numberValue(ctx, op->operand(0)))
       return -*v;
@@ -433,27 +433,33 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
   return std::nullopt;
 }
 
-} // namespace
-
-std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
-  // Orthogonal polynomials of degree n take n steps per element, and
-  // matrix_power one product per bit of its exponent: a degree or exponent
-  // ivc cannot bound may not return.
+/// Orthogonal polynomials of degree n take n steps per element, and
+/// matrix_power one product per bit of its exponent: a degree or exponent
+/// ivc cannot bound may not return.
+std::optional<std::string> iterationCost(RuleContext &ctx, const Op &call, const Value &callee) {
   std::string_view q = callee.kind == ValueKind::Qualified ? std::string_view(callee.text) : "";
+  bool method = callee.kind == ValueKind::Method &&
+                (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation);
   bool polynomial =
       q.starts_with("torch.special.") && q.find("_polynomial_") != std::string_view::npos;
   bool matrixPower = isOneOf(q, {"torch.linalg.matrix_power", "torch.matrix_power"}) ||
-                     (callee.kind == ValueKind::Method && callee.text == "matrix_power" &&
-                      (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation));
-  if (polynomial || matrixPower) {
-    const Op *n = polynomial ? argument(call, 1, "n")
-                             : argument(call, callee.kind == ValueKind::Method ? 0 : 1, "n");
-    Magnitude m = Sizer(ctx).of(n);
-    int64_t limit = polynomial ? int64_t(1) << 16 : int64_t(1) << 10;
-    if (n && !(m.value && *m.value > -limit && *m.value < limit))
-      return polynomial ? "evaluates a polynomial of a degree over 2^16 or that ivc cannot bound"
-                        : "raises a matrix to a power over 2^10 or that ivc cannot bound";
-  }
+                     (method && callee.text == "matrix_power");
+  if (!polynomial && !matrixPower)
+    return std::nullopt;
+  const Op *n = argument(call, method ? 0 : 1, "n");
+  Magnitude m = Sizer(ctx).of(n);
+  int64_t limit = polynomial ? int64_t(1) << 16 : int64_t(1) << 10;
+  if (!n || (m.value && *m.value > -limit && *m.value < limit))
+    return std::nullopt;
+  return polynomial ? "evaluates a polynomial of a degree over 2^16 or that ivc cannot bound"
+                    : "raises a matrix to a power over 2^10 or that ivc cannot bound";
+}
+
+} // namespace
+
+std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  if (std::optional<std::string> why = iterationCost(ctx, call, callee))
+    return why;
   if (callee.kind == ValueKind::Qualified) {
     std::optional<double> n = factoryElements(ctx, call, callee.text);
     double width = dtypeWidth(ctx, call, defaultWidth(callee.text));

@@ -15,11 +15,6 @@ using namespace ir;
 
 namespace {
 
-std::optional<double> textOf(RuleContext &ctx, const Op *op) {
-  std::optional<Extent> e = ExtentOf(ctx).of(op);
-  return e && e->text ? std::optional<double>(e->length) : std::nullopt;
-}
-
 std::string count(double n) { return n < 1e18 ? std::to_string(int64_t(n)) : "over 10^18"; }
 
 std::optional<std::string> tooMuchText(double n) {
@@ -36,8 +31,7 @@ std::optional<std::string> tooManyStrings(double n) {
 
 std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::string_view m,
                                       const Op *receiver) {
-  std::optional<double> text = textOf(ctx, receiver);
-  Sizer size(ctx);
+  std::optional<double> text = textLength(ctx, receiver);
   if (m == "join") { // a text joined is its characters, each a part
     std::optional<Extent> parts = ExtentOf(ctx).of(argument(call, 0, "iterable"));
     if (text && parts)
@@ -47,8 +41,8 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
   if (!text)
     return std::nullopt;
   if (m == "replace") {
-    std::optional<double> old = size.textLength(argument(call, 0, "old"));
-    std::optional<double> now = size.textLength(argument(call, 1, "new"));
+    std::optional<double> old = textLength(ctx, argument(call, 0, "old"));
+    std::optional<double> now = textLength(ctx, argument(call, 1, "new"));
     if (!old || !now)
       return std::nullopt;
     double copies = *old == 0 ? *text + 1 : std::floor(*text / *old);
@@ -56,7 +50,7 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
   }
   if (m == "expandtabs") {
     const Op *tab = argument(call, 0, "tabsize");
-    Magnitude n = tab ? size.of(tab) : Magnitude::integer(8);
+    Magnitude n = tab ? Sizer(ctx).of(tab) : Magnitude::integer(8);
     return n.value ? tooMuchText(*text * double(std::max<int64_t>(*n.value, 1))) : std::nullopt;
   }
   if (isOneOf(m, {"split", "rsplit", "splitlines"}))
@@ -75,7 +69,7 @@ std::optional<std::string> textCallCost(RuleContext &ctx, const Op &call, const 
       attr->is(OpKind::Attribute))
     return methodCost(ctx, call, callee.text, attr->operand(0));
   if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple", "set", "sorted"}))
-    if (std::optional<double> text = textOf(ctx, positionalArgument(call, 0)))
+    if (std::optional<double> text = textLength(ctx, positionalArgument(call, 0)))
       return tooManyStrings(*text);
   return std::nullopt;
 }
