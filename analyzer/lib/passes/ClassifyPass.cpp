@@ -85,7 +85,10 @@ private:
     case OpKind::Call:
       checkCall(op, ctx);
       return checkCost(op, ctx);
-    case OpKind::BinaryOp: case OpKind::AugAssign: case OpKind::Starred:
+    case OpKind::BinaryOp: case OpKind::AugAssign:
+      checkIntegerDivision(op, ctx);
+      return checkCost(op, ctx);
+    case OpKind::Starred:
     case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
     case OpKind::List: case OpKind::Tuple: case OpKind::FormatValue: case OpKind::Compare:
       return checkCost(op, ctx);

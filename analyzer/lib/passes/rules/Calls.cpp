@@ -341,6 +341,8 @@ void checkEscapingReference(Op &op, RuleContext &ctx) {
     return;
   const std::string_view asValue = " as a value (what receives it may call it)";
   for (const Value &v : ctx.valuesOf(&op)) {
+    if (checkDivisionReference(op, v, ctx))
+      return;
     std::optional<std::string> what; // set when the value is not confirmed
     switch (v.kind) {
     case ValueKind::Builtin:
@@ -415,6 +417,7 @@ void checkCall(Op &op, RuleContext &ctx) {
     }
     checkCalledArgument(op, v, ctx);
     checkUnsafeArguments(op, v, ctx);
+    checkDivisionCall(op, v, ctx);
     if (auto p = judge(v, op, ctx); p && !first)
       first = std::move(p);
   }

@@ -32,11 +32,15 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) 
   return std::find(names.begin(), names.end(), s) != names.end();
 }
 
-std::string quotedSource(RuleContext &ctx, const ir::Op &op) {
+std::string shortSource(RuleContext &ctx, const ir::Op &op) {
   std::string text(ctx.m.fileOf(ctx.unit).slice(op.range));
   if (text.size() > 40)
     text = text.substr(0, 37) + "...";
-  return "'" + text + "'";
+  return text;
+}
+
+std::string quotedSource(RuleContext &ctx, const ir::Op &op) {
+  return "'" + shortSource(ctx, op) + "'";
 }
 
 const ir::Op *keywordArgument(const ir::Op &call, std::string_view name) {

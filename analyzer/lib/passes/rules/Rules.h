@@ -68,7 +68,9 @@ std::optional<std::string_view> frameAttributeOwner(std::string_view name);
 bool isDunder(std::string_view name);
 bool isPrivate(std::string_view name); // starts with '_'
 bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names);
-/// An op's source text in quotes, shortened to 40 characters, for messages.
+/// An op's source text, shortened to 40 characters, for messages.
+std::string shortSource(RuleContext &ctx, const ir::Op &op);
+/// The same in quotes.
 std::string quotedSource(RuleContext &ctx, const ir::Op &op);
 /// The value of a call's keyword argument `name`, or null.
 const ir::Op *keywordArgument(const ir::Op &call, std::string_view name);
@@ -114,6 +116,12 @@ void checkFormatterReference(ir::Op &op, std::string_view qualified, RuleContext
 // UnsafeArguments.cpp: catalogued functions made unsafe by one argument
 // (`searchsorted(sorter=...)`, `sparse=True`, numpy's `where=` without `out=`).
 void checkUnsafeArguments(ir::Op &call, const Value &callee, RuleContext &ctx);
+// IntegerDivision.cpp: `//`, `%` and torch's division functions where a
+// tensor may take part and the divisor may be -1 (the minimum by -1 traps).
+void checkIntegerDivision(ir::Op &op, RuleContext &ctx);
+void checkDivisionCall(ir::Op &call, const Value &callee, RuleContext &ctx);
+/// A division function passed as a value; returns true when it reported.
+bool checkDivisionReference(ir::Op &op, const Value &v, RuleContext &ctx);
 // ModuleValues.cpp: a module (or another unconfirmed member) stored or passed.
 void checkModuleOperands(ir::Op &op, RuleContext &ctx);
 // Subscripts.cpp

@@ -1,0 +1,36 @@
+# torch divides integer tensors with the machine's division, and the most
+# negative int32 or int64 divided by -1 traps: SIGFPE kills the server
+# (torch 1.13 on CPU: `torch.tensor([-2**63]) // -1`). A division a tensor
+# may take part in is IVC307 unless ivc shows the divisor is not -1 or the
+# dividend is a number no tensor holds at its minimum.
+# RUN: %ivc check --verify %s
+import functools
+import operator
+
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("divisors that may be -1"):
+    h = model.transformer.h[0].output[0]
+    ids = h.argmax(-1)
+    a = ids // -1  # expected-remark {{uses 'ids // -1' (integer-division: the minimum by -1 traps)}}
+    b = ids % ids  # expected-remark {{uses 'ids % ids' (integer-division: the minimum by -1 traps)}}
+    ids //= ids  # expected-remark {{uses 'ids //= ids' (integer-division: the minimum by -1 traps)}}
+    c = -2**63 // ids  # expected-remark {{uses '-2**63 // ids' (integer-division: the minimum by -1 traps)}}
+
+with model.trace("torch's division functions and methods"):
+    ids = model.transformer.h[0].output[0].argmax(-1)
+    d = torch.fmod(ids, ids)  # expected-remark {{uses 'torch.fmod(ids, ids)' (integer-division: the minimum by -1 traps)}}
+    e = torch.remainder(ids, other=-1)  # expected-remark {{uses 'torch.remainder(ids, other=-1)' (integer-division: the minimum by -1 traps)}}
+    f = ids.floor_divide_(ids)  # expected-remark {{uses 'ids.floor_divide_(ids)' (integer-division: the minimum by -1 traps)}}
+    g = ids.div(ids, rounding_mode="trunc")  # expected-remark {{uses 'ids.div(ids, rounding_mode="trunc")' (integer-division: the minimum by -1 traps)}}
+    i = torch.Tensor.fmod(ids, -1)  # expected-remark {{uses 'torch.Tensor.fmod(ids, -1)' (integer-division: the minimum by -1 traps)}}
+    j = operator.mod(ids, ids)  # expected-remark {{uses 'operator.mod(ids, ids)' (integer-division: the minimum by -1 traps)}}
+
+with model.trace("division functions passed on"):
+    ids = model.transformer.h[0].output[0].argmax(-1)
+    k = list(map(torch.remainder, [ids], [ids]))  # expected-remark {{uses 'torch.remainder as a value' (integer-division: the minimum by -1 traps)}}
+    l = functools.reduce(operator.floordiv, [ids, ids])  # expected-remark {{uses 'operator.floordiv as a value' (integer-division: the minimum by -1 traps)}}
+    m = functools.partial(torch.div, rounding_mode="floor")  # expected-remark {{uses 'torch.div as a value' (integer-division: the minimum by -1 traps)}}
