@@ -107,6 +107,7 @@ Value SandboxConfig::toValue() const {
   v.set("max_jobs", u64(maxJobsPerWorker));
   v.set("seccomp_trace", Value::boolean(seccompTrace));
   v.set("allow_jit", Value::boolean(allowJit));
+  v.set("run_as_uid", u64(runAsUid));
   v.set("transport", Value::str(transport));
   v.set("cuda_device", u64(cudaDevice));
   return v;
@@ -121,7 +122,7 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
   const Value *limits = v.get("rlimits");
   const Value *arena = v.get("arena");
   uint64_t threads = c.torchThreads, maxJobs = c.maxJobsPerWorker, cudaDevice = c.cudaDevice;
-  uint64_t spin = c.channelSpinMicros;
+  uint64_t spin = c.channelSpinMicros, uid = c.runAsUid;
   bool ok = r.flag(block, "file_write", c.block.fileWrite) &&
             r.flag(block, "file_read", c.block.fileRead) &&
             r.flag(block, "subprocess", c.block.subprocess) &&
@@ -140,7 +141,8 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
             r.number(&v, "channel_spin_us", spin) &&
             r.number(&v, "torch_threads", threads) && r.number(&v, "max_jobs", maxJobs) &&
             r.flag(&v, "seccomp_trace", c.seccompTrace) && r.flag(&v, "allow_jit", c.allowJit) &&
-            r.string("transport", c.transport) && r.number(&v, "cuda_device", cudaDevice);
+            r.string("transport", c.transport) && r.number(&v, "cuda_device", cudaDevice) &&
+            r.number(&v, "run_as_uid", uid);
   if (!ok)
     return Error::invalid(r.error);
   if (block && !block->is(Kind::Dict))
@@ -161,7 +163,10 @@ Result<SandboxConfig> SandboxConfig::fromValue(const Value &v) {
   if (spin > MaxChannelSpinMicros)
     return Error::invalid("sandbox config: 'channel_spin_us' must be at most " +
                           std::to_string(MaxChannelSpinMicros));
+  if (uid >= UINT32_MAX) // (uid_t)-1 means "unchanged" to setresuid
+    return Error::invalid("sandbox config: 'run_as_uid' must be below 4294967295");
   c.channelSpinMicros = static_cast<uint32_t>(spin);
+  c.runAsUid = static_cast<uint32_t>(uid);
   c.cudaDevice = static_cast<uint32_t>(cudaDevice);
   c.torchThreads = static_cast<uint32_t>(threads);
   c.maxJobsPerWorker = static_cast<uint32_t>(maxJobs);

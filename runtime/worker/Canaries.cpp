@@ -294,7 +294,7 @@ Outcome runOnce(const Canary &c, bool locked) {
       SeccompOptions so;
       so.selfPid = ::getpid();
       so.allowExecMemory = g_allowJit;
-      if (!applyLockdown(rl, keep, so, netns))
+      if (!applyLockdown(rl, DefaultWorkerUid, keep, so, netns))
         ::_exit(5);
     }
     Report r = c.pyRun ? runPython(c, s) : c.run(s);

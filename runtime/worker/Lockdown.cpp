@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <dirent.h>
+#include <grp.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -44,7 +45,21 @@ Status dropCapabilities() {
   return Status::success();
 }
 
-Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vector<int> &keepFds,
+Status switchUser(uint32_t uid) {
+  if (::geteuid() != 0 || uid == 0)
+    return Status::success();
+  // Groups first: once the uid changes, the process may no longer set them.
+  if (::setgroups(0, nullptr) != 0)
+    return Error::fromErrno("setgroups");
+  if (::setresgid(uid, uid, uid) != 0)
+    return Error::fromErrno("setresgid");
+  if (::setresuid(uid, uid, uid) != 0)
+    return Error::fromErrno("setresuid");
+  return Status::success();
+}
+
+Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, uint32_t runAsUid,
+                                    const std::vector<int> &keepFds,
                                     const SeccompOptions &seccomp, const std::string &netns) {
   LockdownFacts facts;
   facts.netns = netns;
@@ -53,11 +68,14 @@ Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vect
     return s.error();
   if (Status s = applyRlimits(rlimits); !s)
     return s.error();
+  if (Status s = switchUser(runAsUid); !s)
+    return s.error();
+  facts.uid = ::getuid();
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return Error::fromErrno("PR_SET_NO_NEW_PRIVS");
   facts.noNewPrivs = true;
-  // Not dumpable: same-user processes cannot ptrace it or read its memory
-  // through /proc.
+  // Not dumpable: same-user processes (other workers, after switchUser)
+  // cannot ptrace it or read its memory through /proc.
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     return Error::fromErrno("PR_SET_DUMPABLE");
   if (Status s = dropCapabilities(); !s)

@@ -90,16 +90,24 @@ PyObject *lockdown(PyObject *, PyObject *args) {
       keepFds.push_back(static_cast<int>(fd));
     }
   }
-  Result<LockdownFacts> facts = applyLockdown(rl, keepFds, so, g_netns);
+  // The cuda-ipc worker keeps its uid: the driver starts threads after
+  // lockdown, which RLIMIT_NPROC 0 refuses to any user but root.
+  uint64_t uid = cuda ? 0 : getU64(config, "run_as_uid", DefaultWorkerUid);
+  if (uid >= UINT32_MAX) {
+    PyErr_SetString(PyExc_ValueError, "run_as_uid is not a uid");
+    return nullptr;
+  }
+  Result<LockdownFacts> facts = applyLockdown(rl, uint32_t(uid), keepFds, so, g_netns);
   if (!facts) {
     PyErr_Format(PyExc_RuntimeError, "lockdown failed: %s", facts.error().message.c_str());
     return nullptr;
   }
   g_lockedDown = true;
-  return Py_BuildValue("{s:O,s:O,s:O,s:s,s:O,s:n,s:{s:K,s:K,s:K,s:K}}", "seccomp",
+  return Py_BuildValue("{s:O,s:O,s:O,s:I,s:s,s:O,s:n,s:{s:K,s:K,s:K,s:K}}", "seccomp",
                        facts->seccomp ? Py_True : Py_False, "no_new_privs",
                        facts->noNewPrivs ? Py_True : Py_False, "capabilities_dropped",
-                       facts->capabilitiesDropped ? Py_True : Py_False, "netns",
+                       facts->capabilitiesDropped ? Py_True : Py_False, "uid",
+                       (unsigned)facts->uid, "netns",
                        facts->netns.c_str(),
                        "audit_hook", Py_True, "driver_ioctl_fds",
                        static_cast<Py_ssize_t>(so.driverIoctlFds.size()), "rlimits", "address_space",

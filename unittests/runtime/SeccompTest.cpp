@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
@@ -37,7 +38,8 @@ int locked(const std::function<int()> &body, bool allowExec = false, bool allowT
     so.allowThreads = allowThreads;
     RlimitConfig rl;
     rl.addressSpaceBytes = 1ull << 32;
-    if (!applyLockdown(rl, {}, so, "test"))
+    // As in the worker: only the cuda-ipc configuration (threads) keeps root.
+    if (!applyLockdown(rl, allowThreads ? 0 : DefaultWorkerUid, {}, so, "test"))
       ::_exit(100);
     ::_exit(body());
   }
@@ -200,6 +202,66 @@ TEST(Lockdown, ClosesEveryOtherDescriptor) {
   ::close(drop);
 }
 
+// What the raw syscall reports is the calling thread's own credential.
+std::atomic<long> g_threadUid{-1};
+std::atomic<bool> g_lockedDown{false};
+
+TEST(Lockdown, RootWorkerBecomesNobodyOnEveryThread) {
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "needs root: only a root worker changes user";
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    // A thread started before lockdown, as torch's pool is.
+    pthread_t t;
+    ::pthread_create(
+        &t, nullptr,
+        [](void *) -> void * {
+          while (!g_lockedDown)
+            ::usleep(1000);
+          g_threadUid = ::syscall(SYS_getuid);
+          return nullptr;
+        },
+        nullptr);
+    SeccompOptions so;
+    so.selfPid = ::getpid();
+    RlimitConfig rl;
+    rl.addressSpaceBytes = 1ull << 32;
+    ivc::runtime::Result<LockdownFacts> facts = applyLockdown(rl, DefaultWorkerUid, {}, so, "test");
+    if (!facts)
+      ::_exit(100);
+    g_lockedDown = true;
+    ::pthread_join(t, nullptr);
+    uid_t r, e, s;
+    gid_t gr, ge, gs;
+    ::getresuid(&r, &e, &s);
+    ::getresgid(&gr, &ge, &gs);
+    if (r != DefaultWorkerUid || e != r || s != r || facts->uid != r)
+      ::_exit(1);
+    if (gr != DefaultWorkerUid || ge != gr || gs != gr || ::getgroups(0, nullptr) != 0)
+      ::_exit(2);
+    if (g_threadUid != long(DefaultWorkerUid))
+      ::_exit(3);
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_EQ(exitCode(status), 0);
+}
+
+TEST(Lockdown, UidZeroKeepsTheUser) {
+  uid_t before = ::getuid();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    SeccompOptions so;
+    so.selfPid = ::getpid();
+    ivc::runtime::Result<LockdownFacts> facts = applyLockdown(RlimitConfig{}, 0, {}, so, "test");
+    ::_exit(facts && ::getuid() == before && facts->uid == before ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_EQ(exitCode(status), 0);
+}
+
 TEST(Lockdown, Rlimits) {
   EXPECT_EQ(exitCode(locked([] {
               struct rlimit r;
@@ -238,7 +300,7 @@ int ioctlRefusals(int driverFd) {
       so.driverIoctlFds = {p[driverFd]};
     RlimitConfig rl;
     rl.addressSpaceBytes = 1ull << 32;
-    if (!applyLockdown(rl, {p[0], p[1]}, so, "test"))
+    if (!applyLockdown(rl, driverFd >= 0 ? 0 : DefaultWorkerUid, {p[0], p[1]}, so, "test"))
       ::_exit(101);
     int refused = 0;
     for (int end = 0; end < 2; ++end) {

@@ -54,6 +54,8 @@ class SandboxConfig:
     max_jobs_per_worker: int = 10000
     seccomp_trace: bool = False
     allow_jit: bool = True  # executable memory for oneDNN; False: W^X, oneDNN off
+    # the user a worker started as root runs as once locked down (nobody; 0 keeps root)
+    run_as_uid: int = 65534
     # "shared-memory" (CPU tensors) or "cuda-ipc" (also tensors on a GPU, through a
     # device arena on cuda_device; docs/runtime.md, "Transports")
     transport: str = "shared-memory"
@@ -122,6 +124,7 @@ class SandboxConfig:
             "max_jobs": int(self.max_jobs_per_worker),
             "seccomp_trace": bool(self.seccomp_trace),
             "allow_jit": bool(self.allow_jit),
+            "run_as_uid": int(self.run_as_uid),
             "transport": self.transport,
             "cuda_device": int(self.cuda_device),
         }

@@ -169,18 +169,44 @@ class Policy(unittest.TestCase):
         rt = self.rt
         ok = plan(mediator("x = 1\n", saves=["x"]))
         rt.run(ok, self.model, [self.ids], tiers={0: "isolate"})
-        # The pool's worker reported its lockdown in READY.
-        w = rt._pool.acquire(rt.sandbox.encoded(), "")
-        try:
-            facts = w.facts
-        finally:
-            rt._pool.release(w, True)
+        facts, uids = worker_facts(rt)
         self.assertTrue(facts["seccomp"])
         self.assertTrue(facts["no_new_privs"])
         self.assertTrue(facts["audit_hook"])
         self.assertEqual(facts["rlimits"]["file_size"], 0)
         if os.geteuid() == 0:
             self.assertEqual(facts["netns"], "new")
+            # A root host's workers run as nobody once locked down.
+            self.assertEqual(facts["uid"], 65534)
+            self.assertEqual(uids, ["65534"] * 8)
+        else:
+            self.assertEqual(facts["uid"], os.getuid())
+
+    @unittest.skipUnless(os.geteuid() == 0, "only a root host's workers change user")
+    def test_run_as_uid_picks_the_workers_user(self):
+        for uid in (4242, 0):
+            with self.subTest(uid=uid):
+                rt = ivc.Runtime(ivc.SandboxConfig(run_as_uid=uid))
+                self.addCleanup(rt.close)
+                rt.run(plan(mediator("x = 1\n", saves=["x"])), self.model, [self.ids],
+                       tiers={0: "isolate"})
+                facts, uids = worker_facts(rt)
+                self.assertEqual(facts["uid"], uid)
+                self.assertEqual(uids, [str(uid)] * 8)
+        with self.assertRaisesRegex(ValueError, "run_as_uid"):
+            ivc.Runtime(ivc.SandboxConfig(run_as_uid=2**32 - 1))
+
+
+def worker_facts(rt):
+    """What the pool's worker reported of its lockdown in READY, and its real,
+    effective, saved and filesystem uids and gids as /proc shows them."""
+    w = rt._pool.acquire(rt.sandbox.encoded(), "")
+    try:
+        with open(f"/proc/{w.pid}/status") as f:
+            lines = dict(line.split(":", 1) for line in f)
+        return w.facts, lines["Uid"].split() + lines["Gid"].split()
+    finally:
+        rt._pool.release(w, True)
 
 
 class WriteXorExecute(unittest.TestCase):

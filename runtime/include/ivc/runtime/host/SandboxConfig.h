@@ -58,6 +58,9 @@ struct SandboxConfig {
   /// Retire a worker after this many jobs.
   uint32_t maxJobsPerWorker = 10000;
   bool seccompTrace = false;
+  /// The user (and group) a worker started as root runs as once locked
+  /// down: nobody. 0 keeps root. cuda-ipc workers keep the host's user.
+  uint32_t runAsUid = 65534;
   /// Executable memory for run-time code generation (oneDNN). Off: W^X, and
   /// the worker disables oneDNN (its results may then differ from FAST).
   bool allowJit = true;

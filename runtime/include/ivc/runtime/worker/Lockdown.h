@@ -4,10 +4,13 @@
 //   1. close every descriptor except the ones the worker keeps;
 //   2. rlimits (address space, CPU seconds, open files, file size, no new
 //      processes, no core dumps);
-//   3. no_new_privs and not dumpable;
-//   4. every capability dropped (a root worker would otherwise lock memory
-//      past RLIMIT_MEMLOCK, poison pages, ...);
-//   5. the seccomp filter (default deny; see SeccompFilter.cpp for the list).
+//   3. a worker started as root becomes an unprivileged user (switchUser):
+//      files root owns are out of its reach even through a hole in the
+//      filter, and RLIMIT_NPROC binds it;
+//   4. no_new_privs and not dumpable;
+//   5. every capability dropped (a root worker kept as root would otherwise
+//      lock memory past RLIMIT_MEMLOCK, poison pages, ...);
+//   6. the seccomp filter (default deny; see SeccompFilter.cpp for the list).
 // The network namespace is entered earlier (enterNetworkNamespace), while
 // the process is still single-threaded, which unprivileged user namespaces
 // require. The PEP 578 audit hook is installed by the worker's Python glue.
@@ -68,6 +71,14 @@ Status applyRlimits(const RlimitConfig &config);
 /// bounding set where the worker may).
 Status dropCapabilities();
 
+/// The user a root worker becomes unless configured otherwise: nobody.
+constexpr uint32_t DefaultWorkerUid = 65534;
+
+/// Run as `uid` (and the group of the same number, with no supplementary
+/// groups) when the process runs as root and `uid` is not 0; otherwise
+/// nothing. Every thread changes (glibc signals each one).
+Status switchUser(uint32_t uid);
+
 /// Closes all descriptors except 0, 1, 2 and `keep`.
 Status closeOtherFds(const std::vector<int> &keep);
 
@@ -79,12 +90,15 @@ struct LockdownFacts {
   bool seccomp = false;
   bool noNewPrivs = false;
   bool capabilitiesDropped = false;
+  uint32_t uid = 0; // the real, effective and saved uid after lockdown
   std::string netns;
   RlimitConfig rlimits;
 };
 
-/// Steps 1-5 above. Irreversible. `keepFds` are the channel and segments.
-Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, const std::vector<int> &keepFds,
+/// Steps 1-6 above. Irreversible. `keepFds` are the channel and segments;
+/// `runAsUid` is the user a root worker becomes (0: stays root).
+Result<LockdownFacts> applyLockdown(const RlimitConfig &rlimits, uint32_t runAsUid,
+                                    const std::vector<int> &keepFds,
                                     const SeccompOptions &seccomp, const std::string &netns);
 
 } // namespace ivc::runtime::worker
