@@ -1,5 +1,6 @@
-# Look-alike: tensor division that cannot trap. A constant divisor other
-# than -1, a float, a length, true division and printf-style `%` stay FAST.
+# Look-alike: division that cannot trap. A constant divisor other than -1,
+# a float, true division, Python ints (`int(...)`) and printf-style `%`
+# stay FAST.
 # Expected: FAST
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "{{isolate|reject}}"
@@ -17,7 +18,7 @@ with model.trace("Division"):
     head = ids // HEADS
     pos = ids % 64
     half = h // 2.0
-    mid = ids // len(ids)
+    mid = int(h.shape[-1]) // int(len(ids))
     q = torch.div(ids, 3, rounding_mode="floor")
     r = ids.fmod(7)
     s = torch.div(h, h)

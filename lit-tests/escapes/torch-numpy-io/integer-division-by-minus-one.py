@@ -2,7 +2,9 @@
 # negative int32 or int64 divided by -1 traps: SIGFPE kills the server
 # (torch 1.13 on CPU: `torch.tensor([-2**63]) // -1`). A division a tensor
 # may take part in is IVC307 unless ivc shows the divisor is not -1 or the
-# dividend is a number no tensor holds at its minimum.
+# dividend is a number no tensor holds at its minimum. torch wraps Python
+# ints into an int32 tensor's type, so 2**32 - 1 is -1 there and 2**31 the
+# minimum, and a length may be either.
 # RUN: %ivc check --verify %s
 import functools
 import operator
@@ -19,6 +21,10 @@ with model.trace("divisors that may be -1"):
     b = ids % ids  # expected-remark {{uses 'ids % ids' (integer-division: the minimum by -1 traps)}}
     ids //= ids  # expected-remark {{uses 'ids //= ids' (integer-division: the minimum by -1 traps)}}
     c = -2**63 // ids  # expected-remark {{uses '-2**63 // ids' (integer-division: the minimum by -1 traps)}}
+    i32 = ids.int()
+    w1 = i32 // (2**32 - 1)  # expected-remark {{uses 'i32 // (2**32 - 1)' (integer-division: the minimum by -1 traps)}}
+    w2 = 2**31 // i32  # expected-remark {{uses '2**31 // i32' (integer-division: the minimum by -1 traps)}}
+    w3 = i32 % len(range(2**32 - 1))  # expected-remark {{uses 'i32 % len(range(2**32 - 1))' (integer-division: the minimum by -1 traps)}}
 
 with model.trace("torch's division functions and methods"):
     ids = model.transformer.h[0].output[0].argmax(-1)

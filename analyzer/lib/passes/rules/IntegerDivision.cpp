@@ -5,8 +5,8 @@
 // server (`t // -1`, `t % d`, `torch.fmod(t, d)`,
 // `t.div(d, rounding_mode="floor")`, `-2**63 // t`). A FAST mediator may
 // divide where a tensor may take part only when ivc shows that the divisor
-// is not -1 (a constant, a float, a length) or that the dividend is a number
-// no integer tensor holds at its minimum. Anything else is IVC307
+// is not -1 (a constant, a float) or that the dividend is a number no
+// integer tensor holds at its minimum. Anything else is IVC307
 // (`integer-division`): it runs in a worker, where a trap ends only the
 // worker.
 //
@@ -31,15 +31,17 @@ bool mayBeTensor(RuleContext &ctx, const Op *op) {
   return vs.empty() || llvm::any_of(vs, [](const Value &v) { return mayBeTensorKind(v.kind); });
 }
 
-/// A divisor that cannot be -1: a constant other than -1, a float (true
-/// division's rounding, no trap) or a length (never negative).
+/// A divisor that is not -1 as an int64 or an int32: a constant whose low
+/// 32 bits are not all ones (torch wraps a Python int into an int32 tensor's
+/// type: `t // (2**32 - 1)` divides by -1), or a float (true division's
+/// rounding, no trap). A length is not enough: `len(range(2**32 - 1))`.
 bool safeDivisor(RuleContext &ctx, const Op *op) {
   cost::Magnitude m = cost::Sizer(ctx).of(op);
-  return m.kind == cost::Magnitude::Float || m.kind == cost::Magnitude::Length ||
-         (m.value && *m.value != -1);
+  return m.kind == cost::Magnitude::Float || (m.value && uint32_t(*m.value) != UINT32_MAX);
 }
 
-/// A dividend that is no integer tensor's minimum, even converted to int32.
+/// A dividend no integer tensor holds at its minimum, even wrapped into an
+/// int32 (`2**31 // t`): a float, or a constant int32 other than the minimum.
 bool safeDividend(RuleContext &ctx, const Op *op) {
   cost::Magnitude m = cost::Sizer(ctx).of(op);
   return m.kind == cost::Magnitude::Float ||
