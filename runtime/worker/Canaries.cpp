@@ -420,6 +420,11 @@ int runAudit(const std::vector<std::string> &pythonPaths, bool verbose, bool all
     }
     std::printf("%-8s %-22s %s\n", "info", "network-namespace", status[0] ? status : "unknown");
   }
+  if (::geteuid() == 0)
+    std::printf("%-8s %-22s uid %u by default (SandboxConfig.run_as_uid; cuda-ipc keeps root)\n",
+                "info", "worker-user", DefaultWorkerUid);
+  else
+    std::printf("%-8s %-22s uid %u, the host's\n", "info", "worker-user", ::geteuid());
 
   int total = 0, refused = 0;
   for (const Canary &c : Canaries) {
