@@ -341,3 +341,18 @@ def grow(base, times):
 
 with model.trace("in a helper"):
     huge = grow(2, 10**10)
+
+
+# Items that hash alike make filling a set or dict quadratic in one C call:
+# int hashes are the value modulo 2**61 - 1, complex ones add their parts'.
+with model.trace("sets and dicts filled in one call"):
+    colliding = [i * (2**61 - 1) for i in range(2**17)]
+    h1 = set(colliding)  # expected-remark {{'set(colliding)' fills a set or dict in one call from items ivc cannot bound, and items that hash alike make that quadratic (build it with a comprehension)}}
+    n = torch.arange(2**15, dtype=torch.float64)
+    h2 = frozenset(torch.complex(n * 1000003, -n).tolist())  # expected-remark {{fills a set or dict in one call}}
+    h3 = collections.Counter(colliding)  # expected-remark {{fills a set or dict in one call}}
+    h4 = {*colliding}  # expected-remark {{fills a set or dict in one call}}
+    h5 = dict(zip(colliding, colliding))  # expected-remark {{fills a set or dict in one call}}
+    h6 = collections.defaultdict(list, zip(colliding, colliding))  # expected-remark {{fills a set or dict in one call}}
+    h7 = set()
+    h7.update(list(colliding))  # expected-remark {{fills a set or dict in one call}}

@@ -8,7 +8,9 @@
 # to 1 GiB (2^28 float32 elements, fewer of wider dtypes; also repeated or
 # expanded) or of shapes taken from activations; comprehensions over
 # ranges of lengths ivc cannot size; a trace in a loop that extends the
-# loop's list (the loop runs the mediator again).
+# loop's list (the loop runs the mediator again); sets and dicts filled from
+# items that cannot all hash alike, few items, or Python code the deadline
+# interrupts (a generator, a comprehension).
 # Expected: every mediator FAST.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "{{isolate|reject}}"
@@ -116,6 +118,25 @@ with model.trace("tensor factories"):
     sized_twice = torch.ones(width).sum() + len(bytes(counter))
     views = small[:4].unsqueeze(0).expand(4, -1).sum() + np.tile(np.ones(2), 3).sum() + np.random.permutation(10).sum()
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
+
+def distinct(words, ids):
+    return (
+        set(range(len(words)))
+        | set("a b c".split())
+        | set(x for x in ids)
+        | {x for x in ids}
+        | set(dict(enumerate(ids)))
+        | set([1, 2, 3])
+        | set(zip(range(4), "abcd"))
+    )
+
+
+with model.trace("Sets"):
+    ids = model.lm_head.output[0].argmax(-1).tolist()
+    seen = distinct(["a"], ids)
+    counts = {i: 1 for i in range(8)}
+    merged = set(counts) | {*counts}
+    seen.update(counts)
 
 # A loop around a trace runs the mediator again; inside it, nothing loops.
 prompts = ["a", "b"]

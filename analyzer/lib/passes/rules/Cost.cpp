@@ -545,6 +545,8 @@ void checkCallCost(Op &call, RuleContext &ctx) {
       return report(ctx, call, *why);
     if (std::optional<std::string> why = textCallCost(ctx, call, v))
       return report(ctx, call, *why);
+    if (std::optional<std::string> why = hashingCost(ctx, call, v))
+      return report(ctx, call, *why);
     bool isPow = (v.kind == ValueKind::Builtin && v.text == "pow") ||
                  (v.kind == ValueKind::Qualified && v.text == "operator.pow");
     if (isPow && argument(call, 2, "mod"))
@@ -616,6 +618,10 @@ void checkCost(Op &op, RuleContext &ctx) {
     }
     return;
   }
+  case OpKind::Set:
+    if (std::optional<std::string> why = unpackedHashingCost(ctx, op))
+      report(ctx, op, *why);
+    return;
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
     if (op.ctx == Ctx::Load && mayBeLongRange(ctx, op.operand(0)))
       report(ctx, op, "unpacks a range or combinatoric iterator whose length ivc cannot bound");

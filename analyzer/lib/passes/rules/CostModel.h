@@ -3,7 +3,8 @@
 // What the cost rule knows of numbers, sequences, shapes and calls, shared by
 // its files: Cost.cpp (integers, sequences, ranges, loops), FormatCost.cpp
 // (format widths), TensorCost.cpp (tensors of constant sizes), TextCost.cpp
-// (string methods) and IteratorCost.cpp (itertools' combinatorics). Sizes
+// (string methods), IteratorCost.cpp (itertools' combinatorics) and
+// HashingCost.cpp (sets and dicts filled in one call). Sizes
 // come from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
 // Internal to the rules.
 //
@@ -148,6 +149,14 @@ std::optional<std::string> textCallCost(RuleContext &ctx, const ir::Op &call,
 /// Why an f-string field, `fmt % args`, `fmt.format(...)` or `format(x,
 /// spec)` may fill beyond 256 MiB (a width or precision), if it may.
 std::optional<std::string> formatCost(RuleContext &ctx, const ir::Op &op);
+
+// HashingCost.cpp
+/// Why `call` (`set(xs)`, `dict.fromkeys(xs)`, `s.update(xs)`) may hash
+/// items that collide in bulk in one C call, if it may.
+std::optional<std::string> hashingCost(RuleContext &ctx, const ir::Op &call,
+                                       const Value &callee);
+/// The same for a set display's unpacked items (`{*xs}`).
+std::optional<std::string> unpackedHashingCost(RuleContext &ctx, const ir::Op &set);
 
 // TensorCost.cpp
 /// Why a torch factory or tensor method call of constant sizes (`callee`)
