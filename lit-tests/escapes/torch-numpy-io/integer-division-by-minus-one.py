@@ -32,6 +32,7 @@ with model.trace("torch's division functions and methods"):
     e = torch.remainder(ids, other=-1)  # expected-remark {{uses 'torch.remainder(ids, other=-1)' (integer-division: the minimum by -1 traps)}}
     f = ids.floor_divide_(ids)  # expected-remark {{uses 'ids.floor_divide_(ids)' (integer-division: the minimum by -1 traps)}}
     g = ids.div(ids, rounding_mode="trunc")  # expected-remark {{uses 'ids.div(ids, rounding_mode="trunc")' (integer-division: the minimum by -1 traps)}}
+    g2 = torch.div(ids, -1, **{"rounding_mode": "floor"})  # expected-remark {{uses 'torch.div(ids, -1, **{"rounding_mode"...' (integer-division: the minimum by -1 traps)}}
     i = torch.Tensor.fmod(ids, -1)  # expected-remark {{uses 'torch.Tensor.fmod(ids, -1)' (integer-division: the minimum by -1 traps)}}
     j = operator.mod(ids, ids)  # expected-remark {{uses 'operator.mod(ids, ids)' (integer-division: the minimum by -1 traps)}}
 

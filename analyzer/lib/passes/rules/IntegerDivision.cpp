@@ -107,8 +107,11 @@ void checkDivisionCall(Op &call, const Value &callee, RuleContext &ctx) {
   if (division == Division::None)
     return;
   if (division == Division::WithRoundingMode) {
+    // `**kwargs` may carry a rounding mode.
     const Op *mode = keywordArgument(call, "rounding_mode");
-    if (!mode || mode->is(OpKind::None))
+    bool spread = llvm::any_of(call.operands,
+                               [](const Op *a) { return a && a->is(OpKind::KwSplat); });
+    if (!spread && (!mode || mode->is(OpKind::None)))
       return; // true division
   }
   // A method divides its receiver, which only an attribute call shows
