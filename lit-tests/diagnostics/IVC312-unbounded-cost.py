@@ -356,3 +356,5 @@ with model.trace("sets and dicts filled in one call"):
     h6 = collections.defaultdict(list, zip(colliding, colliding))  # expected-remark {{fills a set or dict in one call}}
     h7 = set()
     h7.update(list(colliding))  # expected-remark {{fills a set or dict in one call}}
+    h8 = set(*[colliding])  # expected-remark {{fills a set or dict in one call}}
+    h7.update(*[colliding])  # expected-remark {{fills a set or dict in one call}}

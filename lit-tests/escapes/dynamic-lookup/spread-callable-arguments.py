@@ -18,7 +18,7 @@ with model.trace("positional spreads"):
     args = [print, [1]]
     again = list(map(*args))  # expected-remark {{uses a spread argument to 'map'}}
     total = functools.reduce(*[max, [1, 2]])  # expected-remark {{uses a spread argument to 'functools.reduce'}}
-    table = collections.defaultdict(*[list])  # expected-remark {{uses a spread argument to 'collections.defaultdict'}}
+    table = collections.defaultdict(*[list])  # expected-remark {{uses a spread argument to 'collections.defaultdict'}} expected-remark {{fills a set or dict in one call}}
     pairs = list(itertools.starmap(*[pow, [(2, 3)]]))  # expected-remark {{uses a spread argument to 'itertools.starmap'}}
 
 with model.trace("keyword spreads"):

@@ -121,8 +121,11 @@ constexpr std::string_view Quadratic =
 } // namespace
 
 std::optional<std::string> hashingCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  // `set(*[xs])`: the items come from a spread ivc does not follow.
+  bool spread =
+      llvm::any_of(call.operands, [](const Op *a) { return a && a->is(OpKind::Starred); });
   auto need = [&](const Op *items, bool pairs) -> std::optional<std::string> {
-    if (!items || (pairs ? harmlessKeys(ctx, items) : harmlessItems(ctx, items)))
+    if (items ? (pairs ? harmlessKeys(ctx, items) : harmlessItems(ctx, items)) : !spread)
       return std::nullopt;
     return std::string(Quadratic);
   };
@@ -151,10 +154,13 @@ std::optional<std::string> hashingCost(RuleContext &ctx, const Op &call, const V
         isOneOf(f, {"update", "union", "intersection", "difference", "symmetric_difference",
                     "issubset", "issuperset", "isdisjoint", "intersection_update",
                     "difference_update", "symmetric_difference_update", "subtract"}))
+    {
       for (const Op *a : positionalArguments(call))
         if (!notIterable(ctx, a))
           if (std::optional<std::string> why = need(a, false))
             return why;
+      return need(nullptr, false);
+    }
     return std::nullopt;
   default:
     return std::nullopt;
