@@ -51,6 +51,15 @@ with model.trace("arguments that make a function unsafe"):
     z = torch.zeros(4, 4, layout=torch.sparse_csr)  # expected-remark {{uses 'torch.zeros(layout=...)' (raw-memory)}}
     u = np.add(np.float32(0), np.float32(0), where=np.zeros(64, bool))  # expected-remark {{uses 'numpy.add(where=...) without out=' (uninitialized-memory)}}
 
+with model.trace("numpy: C ints negated, fixed buffers, samplers that never return"):
+    r1 = np.round(np.ones(3), -2**31)  # expected-remark {{uses 'numpy.round(decimals=...)' (raw-memory)}}
+    r2 = np.ones(3).round(-2**31)  # expected-remark {{uses 'torch.Tensor.round(decimals=...)' (raw-memory)}}
+    r3 = round(np.float64(1.5), -2**31)  # expected-remark {{uses 'round(ndigits=...)' (raw-memory)}}
+    t1 = np.trace(np.ones((2, 2)), -2**31)  # expected-remark {{uses 'numpy.trace(offset=...)' (raw-memory)}}
+    p1 = np.format_float_positional(1.0, pad_left=2**16)  # expected-remark {{uses 'numpy.format_float_positional' (raw-memory)}}
+    v1 = np.random.vonmises(0.0, 1e20)  # expected-remark {{uses 'numpy.random.vonmises' (no-return)}}
+    z1 = np.random.zipf(1e20)  # expected-remark {{uses 'numpy.random.zipf' (no-return)}}
+
 with model.trace("their safe forms stay FAST"):
     h = model.lm_head.output
     s = torch.arange(1024.0)
@@ -61,5 +70,6 @@ with model.trace("their safe forms stay FAST"):
     u = np.add(out, 1.0, out=out, where=out > 0)
     x = torch.randn(2, 3)
     safe = x.flatten(0, 1) + torch.cat([x, x], 0).sum() + torch.gradient(x)[0] + torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).sum()
+    rounded = np.round(np.ones(3), -2) + np.ones(3).round(2) + round(1.2345, 2) + np.trace(np.ones((2, 2)), 1) + torch.ones(2, 2).trace()
     convolved = F.conv1d(torch.randn(1, 4, 5), torch.randn(4, 1, 1), groups=4).sum() + F.max_pool1d(torch.randn(1, 2, 4), 2).sum()
     y = h.save()

@@ -71,11 +71,20 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.convolution", "groups", 8, "small-int", "raw-memory"},
     {"torch.nn.functional.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
     {"torch.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
+    // numpy negates a rounding's decimals and a trace's offset as C ints:
+    // -2^31 overflows into an out-of-bounds access (numpy 1.24).
+    {"numpy.round", "decimals", 1, "small-signed", "raw-memory"},
+    {"numpy.around", "decimals", 1, "small-signed", "raw-memory"},
+    {"numpy.round_", "decimals", 1, "small-signed", "raw-memory"},
+    {"round", "decimals", 0, "small-signed", "raw-memory"},
+    {"numpy.trace", "offset", 1, "small-signed", "raw-memory"},
+    {"trace", "offset", 0, "small-signed", "raw-memory"},
 };
 
 /// Whether `arg` is what keeps the call safe: the constant `safe` (`False`,
 /// `None`, `torch.strided`), anything but a string (`not-str`: a dimension
-/// by number), or an integer ivc sizes under 2^16 (`small-int`).
+/// by number), or an integer ivc sizes under 2^16 (`small-int`), or under
+/// 2^16 in magnitude (`small-signed`).
 bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
@@ -85,9 +94,10 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
     return !arg->is(OpKind::Str) && llvm::none_of(ctx.valuesOf(arg), [](const Value &v) {
       return v.kind == ValueKind::Str;
     });
-  if (safe == "small-int") {
+  if (safe == "small-int" || safe == "small-signed") {
     std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
-    return v && *v >= 0 && *v < (1 << 16);
+    int64_t least = safe == "small-int" ? 0 : -(1 << 16) + 1;
+    return v && *v >= least && *v < (1 << 16);
   }
   const ValueSet &vs = ctx.valuesOf(arg);
   return !vs.empty() && llvm::all_of(vs, [&](const Value &v) {
@@ -102,8 +112,15 @@ void report(RuleContext &ctx, const Op &call, std::string what, std::string_view
 } // namespace
 
 void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
+  // A method of a value ivc cannot type may be an array's or a numpy
+  // scalar's (`np.float64(x).round(d)`).
   bool method = callee.kind == ValueKind::Method &&
-                (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation);
+                (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation ||
+                 callee.receiver == ValueKind::Unknown);
+  // `round(np.float64(x), d)` calls the scalar's own rounding.
+  if (callee.kind == ValueKind::Builtin && callee.text == "round")
+    if (const Op *d = argument(call, 1, "ndigits"); d && !isSafeForm(ctx, d, "small-signed"))
+      return report(ctx, call, "round(ndigits=...)", "raw-memory");
   if (!method && callee.kind != ValueKind::Qualified)
     return;
   auto name = [&] {
