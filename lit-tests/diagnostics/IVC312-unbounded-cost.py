@@ -208,6 +208,18 @@ with model.trace("tensor methods and factories of constant sizes"):
     w6 = h.expand(2**18, 8, 768)  # expected-remark {{'h.expand(2**18, 8, 768)' makes a tensor of 1610612736 elements}}
     w7 = h.repeat(2**18, 1, 1)  # expected-remark {{'h.repeat(2**18, 1, 1)' repeats a tensor 262144 times}}
 
+with model.trace("the same methods unbound or as torch functions"):
+    h = model.transformer.h[0].output[0]
+    u1 = torch.Tensor.repeat(h, 2**18, 1, 1)  # expected-remark {{'torch.Tensor.repeat(h, 2**18, 1, 1)' repeats a tensor 262144 times}}
+    u2 = torch.Tensor.new_zeros(h, 2**30)  # expected-remark {{'torch.Tensor.new_zeros(h, 2**30)' makes a tensor of 1073741824 elements}}
+    u3 = torch.broadcast_to(h, (2**18, 5, 768))  # expected-remark {{'torch.broadcast_to(h, (2**18, 5, 768))' makes a tensor of 1006632960 elements}}
+    u4 = torch.tile(h, (2**16, 2**16))  # expected-remark {{'torch.tile(h, (2**16, 2**16))' repeats a tensor 4294967296 times}}
+    # torch 1.13 sums repeat_interleave's counts unchecked: 2^62 of 4 items
+    # wraps to an empty buffer it then writes (SIGSEGV).
+    u5 = torch.repeat_interleave(h[0, 0, :4], 2**62)  # expected-remark {{repeats a tensor 4611686018427387904 times}}
+    u6 = torch.repeat_interleave(torch.tensor([2**62] * 4))  # expected-remark {{repeats a tensor by counts ivc cannot bound (their sum may overflow)}}
+    u7 = h.repeat_interleave(h.long())  # expected-remark {{repeats a tensor by counts ivc cannot bound (their sum may overflow)}}
+
 with model.trace("tensors grown from operands of constant sizes"):
     vec = torch.ones(2**16)
     g1 = torch.outer(vec, vec)  # expected-remark {{'torch.outer(vec, vec)' makes a tensor of 4294967296 elements from its operands}}

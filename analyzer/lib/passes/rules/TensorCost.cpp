@@ -381,27 +381,43 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   return std::nullopt;
 }
 
+/// A tensor method call however it is spelled: `t.m(args)`, unbound
+/// `torch.Tensor.m(t, args)` or a function `torch.m(t, args)` of the same
+/// arguments (`skipped` is 1 for those two: the receiver comes first).
+struct MethodCall {
+  const Op &call;
+  const Op *self; // null when out of sight (`f = t.m; f(args)`)
+  size_t skipped;
+
+  const Op *arg(size_t i, std::string_view keyword) const {
+    return argument(call, i + skipped, keyword);
+  }
+  std::vector<const Op *> dims() const {
+    std::vector<const Op *> d = spread(call);
+    d.erase(d.begin(), d.begin() + std::min(skipped, d.size()));
+    return d;
+  }
+};
+
 /// Why a tensor method with constant sizes (`h.new_zeros(2**30)`,
 /// `h.expand(2**18, 8, 768)`, `t.repeat(16)` of a 2^27-element `t`) may
 /// allocate beyond the limit, if it may. The receiver's size is known only
 /// when a factory of a constant shape made it.
-std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, std::string_view m) {
-  const Op *attr = call.operand(0);
-  std::optional<double> receiver;
-  if (attr && attr->is(OpKind::Attribute))
-    receiver = tensorElements(ctx, attr->operand(0));
+std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &mc,
+                                            std::string_view m) {
+  std::optional<double> receiver = tensorElements(ctx, mc.self);
   std::optional<double> n;
   if (isOneOf(m, {"new_zeros", "new_ones", "new_empty"}))
-    n = keywordArgument(call, "size") ? shapeElements(ctx, {keywordArgument(call, "size")})
-                                       : shapeElements(ctx, spread(call));
+    n = keywordArgument(mc.call, "size") ? shapeElements(ctx, {keywordArgument(mc.call, "size")})
+                                          : shapeElements(ctx, mc.dims());
   else if (m == "new_full")
-    n = shapeElements(ctx, {argument(call, 0, "size")});
+    n = shapeElements(ctx, {mc.arg(0, "size")});
   else if (isOneOf(m, {"expand", "broadcast_to"})) {
     // -1 keeps the receiver's size there: counted as the whole receiver
     // when ivc sizes it (`t.unsqueeze(0).expand(2**16, -1)`), else as 1.
     std::vector<const Op *> dims;
     bool kept = false;
-    for (const Op *d : spread(call)) {
+    for (const Op *d : mc.dims()) {
       bool keep = d && d->is(OpKind::UnaryOp) && d->text == "-";
       kept |= keep;
       if (!keep)
@@ -411,9 +427,14 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
     if (n && kept)
       *n *= receiver.value_or(1);
   } else if (isOneOf(m, {"repeat", "tile", "repeat_interleave"})) {
-    std::optional<double> times = shapeElements(ctx, m == "repeat_interleave"
-                                                         ? std::vector<const Op *>{argument(call, 0, "repeats")}
-                                                         : spread(call));
+    bool interleave = m == "repeat_interleave";
+    const Op *repeats = interleave ? mc.arg(0, "repeats") : nullptr;
+    std::optional<double> times =
+        shapeElements(ctx, interleave ? std::vector<const Op *>{repeats} : mc.dims());
+    // torch sums repeat_interleave's counts unchecked: a count it cannot
+    // size, or the counts a tensor holds, may overflow into a short buffer.
+    if (interleave && !times)
+      return std::string("repeats a tensor by counts ivc cannot bound (their sum may overflow)");
     if (!times)
       return std::nullopt;
     if (!receiver)
@@ -422,15 +443,39 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const Op &call, st
                                               std::to_string(int64_t(*times)) + " times")
                  : std::nullopt;
     n = *times * *receiver;
-  } else if (attr && attr->is(OpKind::Attribute)) {
-    n = grownElements(ctx, call, m, attr->operand(0), 0);
+  } else if (mc.self) {
+    // The function forms list the receiver among their operands already.
+    n = grownElements(ctx, mc.call, m, mc.skipped ? nullptr : mc.self, 0);
     if (n && *n > MaxTensorElements)
       return "makes a tensor of " + elementsText(*n, 1) + " from its operands";
   }
-  double width = dtypeWidth(ctx, call);
+  double width = dtypeWidth(ctx, mc.call);
   if (n && *n * width > MaxTensorElements)
     return "makes a tensor of " + elementsText(*n, width);
   return std::nullopt;
+}
+
+/// The call `call` of `callee` as a tensor method, if it is one in any
+/// spelling: on a value that may be a tensor, unbound, or one of the torch
+/// functions the method rules size.
+std::optional<MethodCall> asMethodCall(const Op &call, const Value &callee) {
+  if (callee.kind == ValueKind::Method &&
+      (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation ||
+       callee.receiver == ValueKind::Unknown)) {
+    const Op *attr = call.operand(0);
+    return MethodCall{call, attr && attr->is(OpKind::Attribute) ? attr->operand(0) : nullptr, 0};
+  }
+  if (callee.kind != ValueKind::Qualified)
+    return std::nullopt;
+  if (callee.text.starts_with("torch.Tensor.") ||
+      isOneOf(callee.text, {"torch.repeat_interleave", "torch.broadcast_to", "torch.tile"}))
+    return MethodCall{call, argument(call, 0, "input"), 1};
+  return std::nullopt;
+}
+
+std::string_view methodName(const Value &callee) {
+  std::string_view name = callee.text;
+  return name.substr(name.rfind('.') == std::string_view::npos ? 0 : name.rfind('.') + 1);
 }
 
 /// Orthogonal polynomials of degree n take n steps per element, and
@@ -470,9 +515,8 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
     if (n && *n > MaxTensorElements)
       return "makes a tensor of " + elementsText(*n, 1) + " from its operands";
   }
-  if (callee.kind == ValueKind::Method &&
-      (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation))
-    return tensorMethodCost(ctx, call, callee.text);
+  if (std::optional<MethodCall> mc = asMethodCall(call, callee))
+    return tensorMethodCost(ctx, *mc, methodName(callee));
   return std::nullopt;
 }
 
