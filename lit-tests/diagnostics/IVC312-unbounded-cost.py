@@ -219,6 +219,7 @@ with model.trace("the same methods unbound or as torch functions"):
     u5 = torch.repeat_interleave(h[0, 0, :4], 2**62)  # expected-remark {{repeats a tensor 4611686018427387904 times}}
     u6 = torch.repeat_interleave(torch.tensor([2**62] * 4))  # expected-remark {{repeats a tensor by counts ivc cannot bound (their sum may overflow)}}
     u7 = h.repeat_interleave(h.long())  # expected-remark {{repeats a tensor by counts ivc cannot bound (their sum may overflow)}}
+    u8 = np.repeat([0, 0, 0, 0], 2**62)  # expected-remark {{'np.repeat([0, 0, 0, 0], 2**62)' repeats a tensor 4611686018427387904 times}}
 
 with model.trace("tensors grown from operands of constant sizes"):
     vec = torch.ones(2**16)

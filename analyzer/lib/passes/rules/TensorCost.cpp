@@ -386,7 +386,8 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
 /// arguments (`skipped` is 1 for those two: the receiver comes first).
 struct MethodCall {
   const Op &call;
-  const Op *self; // null when out of sight (`f = t.m; f(args)`)
+  std::string_view name; // the torch method it amounts to
+  const Op *self;        // null when out of sight (`f = t.m; f(args)`)
   size_t skipped;
 
   const Op *arg(size_t i, std::string_view keyword) const {
@@ -403,8 +404,8 @@ struct MethodCall {
 /// `h.expand(2**18, 8, 768)`, `t.repeat(16)` of a 2^27-element `t`) may
 /// allocate beyond the limit, if it may. The receiver's size is known only
 /// when a factory of a constant shape made it.
-std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &mc,
-                                            std::string_view m) {
+std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &mc) {
+  std::string_view m = mc.name;
   std::optional<double> receiver = tensorElements(ctx, mc.self);
   std::optional<double> n;
   if (isOneOf(m, {"new_zeros", "new_ones", "new_empty"}))
@@ -457,25 +458,26 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
 
 /// The call `call` of `callee` as a tensor method, if it is one in any
 /// spelling: on a value that may be a tensor, unbound, or one of the torch
-/// functions the method rules size.
+/// and numpy functions the method rules size (numpy's `repeat` is torch's
+/// `repeat_interleave`).
 std::optional<MethodCall> asMethodCall(const Op &call, const Value &callee) {
+  std::string_view name = callee.text;
   if (callee.kind == ValueKind::Method &&
       (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation ||
        callee.receiver == ValueKind::Unknown)) {
     const Op *attr = call.operand(0);
-    return MethodCall{call, attr && attr->is(OpKind::Attribute) ? attr->operand(0) : nullptr, 0};
+    return MethodCall{call, name, attr && attr->is(OpKind::Attribute) ? attr->operand(0) : nullptr,
+                      0};
   }
   if (callee.kind != ValueKind::Qualified)
     return std::nullopt;
-  if (callee.text.starts_with("torch.Tensor.") ||
-      isOneOf(callee.text, {"torch.repeat_interleave", "torch.broadcast_to", "torch.tile"}))
-    return MethodCall{call, argument(call, 0, "input"), 1};
+  if (name == "numpy.repeat")
+    return MethodCall{call, "repeat_interleave", argument(call, 0, "a"), 1};
+  if (name.starts_with("torch.Tensor.") ||
+      isOneOf(name, {"torch.repeat_interleave", "torch.broadcast_to", "torch.tile", "numpy.tile",
+                     "numpy.broadcast_to"}))
+    return MethodCall{call, name.substr(name.rfind('.') + 1), argument(call, 0, "input"), 1};
   return std::nullopt;
-}
-
-std::string_view methodName(const Value &callee) {
-  std::string_view name = callee.text;
-  return name.substr(name.rfind('.') == std::string_view::npos ? 0 : name.rfind('.') + 1);
 }
 
 /// Orthogonal polynomials of degree n take n steps per element, and
@@ -516,7 +518,7 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
       return "makes a tensor of " + elementsText(*n, 1) + " from its operands";
   }
   if (std::optional<MethodCall> mc = asMethodCall(call, callee))
-    return tensorMethodCost(ctx, *mc, methodName(callee));
+    return tensorMethodCost(ctx, *mc);
   return std::nullopt;
 }
 
