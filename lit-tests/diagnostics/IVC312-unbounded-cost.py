@@ -290,6 +290,26 @@ with model.trace("values nested in themselves by a loop"):
     for _ in range(3):
         kept = torch.relu(kept)
         labelled = (kept, 1)
+    # The same through a container's element or method.
+    box = [None]
+    for _ in range(10**6):
+        box[0] = (box[0],)  # expected-remark {{'(box[0],)' nests a value in itself at every turn of a loop}}
+    its = [iter([1])]
+    for _ in range(10**6):
+        its[0] = filter(None, its[0])  # expected-remark {{'filter(None, its[0])' nests a value in itself}}
+    stack = [1]
+    for _ in range(10**6):
+        stack.append((stack.pop(),))  # expected-remark {{'stack.append((stack.pop(),))' nests a value in itself}}
+    table = {"k": 1}
+    for _ in range(10**6):
+        table["k"] = {"k": table.get("k")}  # expected-remark {{'{"k": table.get("k")}' nests a value in itself}}
+    again = [1]
+    for _ in range(10**6):
+        again = [(again[0],)]  # expected-remark {{'[(again[0],)]' nests a value in itself}}
+    counts = [0] * 4
+    for i in range(4):
+        counts[i] = counts[i - 1] + 1
+        counts.append(len(counts))
 
 
 with model.trace("long division, accumulations and joins of texts"):

@@ -90,8 +90,8 @@ private:
       return checkCost(op, ctx);
     case OpKind::Starred:
     case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
-    case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::FormatValue:
-    case OpKind::Compare:
+    case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::Dict:
+    case OpKind::FormatValue: case OpKind::Compare:
       return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
@@ -101,7 +101,7 @@ private:
     case OpKind::Ellipsis: case OpKind::FString: case OpKind::Slice:
     case OpKind::UnaryOp: case OpKind::BoolOp:
     case OpKind::IfExp: case OpKind::NamedExpr:
-    case OpKind::Dict: case OpKind::GeneratorExp:
+    case OpKind::GeneratorExp:
     case OpKind::Lambda:
     case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Param: case OpKind::Returns:
     case OpKind::WithItem: case OpKind::CompIf: case OpKind::CompYield:

@@ -110,39 +110,96 @@ bool isLazyWrapper(const Value &v) {
           !isCombinatoric(v)); // those copy their inputs first
 }
 
-/// Whether `op`, a display or a call of a wrapper that keeps its arguments
-/// (`zip`, `map`, `iter`, ...), is what a loop binds again to a name it
-/// holds: `it = zip(it)` or `x = (x,)` nests once more at every turn, and a
-/// C walk of the result (`next`, `hash`) recurses once per level, past the
-/// end of the stack.
-bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
-  size_t first = 0;
-  if (op.is(OpKind::Call)) {
-    bool keeps = llvm::any_of(ctx.valuesOf(op.operand(0)), [](const Value &v) {
-      return isLazyWrapper(v) || (v.kind == ValueKind::Qualified && v.text == "functools.partial");
-    });
-    if (!keeps)
-      return false;
-    first = 1;
+/// The name an expression reads its value from: `a` for `a`, `a[0]`,
+/// `a.x` and `a.pop()`, or null.
+const Symbol *rootSymbol(RuleContext &ctx, const Op *op) {
+  for (int depth = 0; op && depth < 8; ++depth) {
+    if (op->is(OpKind::Name))
+      return symbolOf(ctx, op);
+    if (!(op->is(OpKind::Subscript) || op->is(OpKind::Attribute) || op->is(OpKind::Call)))
+      return nullptr;
+    op = op->operand(0);
   }
-  // The names it holds, cheapest test first: most displays hold none.
-  llvm::SmallVector<const Symbol *, 4> held;
-  for (size_t i = first; i < op.operands.size(); ++i) {
+  return nullptr;
+}
+
+bool isDisplay(const Op &op) {
+  return op.is(OpKind::Tuple) || op.is(OpKind::List) || op.is(OpKind::Set) ||
+         op.is(OpKind::Dict);
+}
+
+/// Whether `op` keeps what its operands are: a display, or a call of a
+/// wrapper that keeps its arguments (`zip`, `map`, `iter`, `partial`).
+bool keepsOperands(RuleContext &ctx, const Op &op) {
+  if (isDisplay(op))
+    return true;
+  return op.is(OpKind::Call) && llvm::any_of(ctx.valuesOf(op.operand(0)), [](const Value &v) {
+           return isLazyWrapper(v) ||
+                  (v.kind == ValueKind::Qualified && v.text == "functools.partial");
+         });
+}
+
+/// The names whose values `op`, which keeps its operands, holds: through
+/// nested displays (`[(a[0],)]` holds `a`).
+void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<const Symbol *> &held,
+               int depth = 0) {
+  for (size_t i = op.is(OpKind::Call) ? 1 : 0; i < op.operands.size(); ++i) {
     const Op *item = op.operand(i);
     if (item && (item->is(OpKind::Starred) || item->is(OpKind::Keyword)))
       item = item->operand(0);
-    if (const Symbol *s = symbolOf(ctx, item))
+    if (!item)
+      continue;
+    if (depth < 4 && isDisplay(*item))
+      heldRoots(ctx, *item, held, depth + 1);
+    else if (const Symbol *s = rootSymbol(ctx, item))
       held.push_back(s);
   }
+}
+
+/// Whether `op`, which keeps its operands, is what a loop stores again where
+/// it read one of them: `it = zip(it)`, `x = (x,)`, `a[0] = (a[0],)` or
+/// `s.append((s.pop(),))` nests once more at every turn, and a C walk of the
+/// result (`next`, `hash`) recurses once per level, past the end of the
+/// stack.
+bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
+  if (!keepsOperands(ctx, op))
+    return false;
+  // The names it holds, cheapest test first: most displays hold none.
+  llvm::SmallVector<const Symbol *, 4> held;
+  heldRoots(ctx, op, held);
   if (held.empty() || !inLoopOver(ctx, op, nullptr))
     return false;
+  // Stored by an assignment...
   const Op *stmt = statementOf(op);
-  if (!stmt || !stmt->is(OpKind::Assign) || stmt->operands.empty() ||
-      stmt->operands.back() != &op)
+  if (stmt && stmt->is(OpKind::Assign) && !stmt->operands.empty() &&
+      stmt->operands.back() == &op)
+    for (size_t t = 0; t + 1 < stmt->operands.size(); ++t)
+      if (llvm::is_contained(held, rootSymbol(ctx, stmt->operand(t))))
+        return true;
+  return false;
+}
+
+/// ...or handed to a method that stores it in the container it was read
+/// from (`s.append((s.pop(),))`, `d.setdefault(k, [d])`).
+bool storesItselfInLoop(RuleContext &ctx, const Op &call) {
+  const Op *callee = call.operand(0);
+  if (!callee || !callee->is(OpKind::Attribute) ||
+      !isOneOf(callee->text, {"append", "appendleft", "insert", "add", "extend", "setdefault",
+                              "update"}))
     return false;
-  for (size_t t = 0; t + 1 < stmt->operands.size(); ++t)
-    if (llvm::is_contained(held, symbolOf(ctx, stmt->operand(t))))
-      return true;
+  const Symbol *container = rootSymbol(ctx, callee->operand(0));
+  if (!container)
+    return false;
+  for (size_t i = 1; i < call.operands.size(); ++i) {
+    const Op *a = call.operand(i);
+    if (a && a->is(OpKind::Keyword))
+      a = a->operand(0);
+    llvm::SmallVector<const Symbol *, 4> held;
+    if (a && keepsOperands(ctx, *a))
+      heldRoots(ctx, *a, held);
+    if (llvm::is_contained(held, container))
+      return inLoopOver(ctx, call, nullptr);
+  }
   return false;
 }
 
@@ -602,7 +659,7 @@ void checkCost(Op &op, RuleContext &ctx) {
     return;
   }
   case OpKind::Call:
-    if (nestsItselfInLoop(ctx, op))
+    if (nestsItselfInLoop(ctx, op) || storesItselfInLoop(ctx, op))
       return report(ctx, op, NestsInLoop);
     return checkCallCost(op, ctx);
   case OpKind::Compare: {
@@ -620,7 +677,11 @@ void checkCost(Op &op, RuleContext &ctx) {
   }
   case OpKind::Set:
     if (std::optional<std::string> why = unpackedHashingCost(ctx, op))
-      report(ctx, op, *why);
+      return report(ctx, op, *why);
+    [[fallthrough]];
+  case OpKind::Dict:
+    if (nestsItselfInLoop(ctx, op))
+      report(ctx, op, NestsInLoop);
     return;
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
     if (op.ctx == Ctx::Load && mayBeLongRange(ctx, op.operand(0)))
