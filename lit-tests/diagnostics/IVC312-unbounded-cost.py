@@ -391,3 +391,22 @@ with model.trace("sets and dicts filled in one call"):
     h7.update(list(colliding))  # expected-remark {{fills a set or dict in one call}}
     h8 = set(*[colliding])  # expected-remark {{fills a set or dict in one call}}
     h7.update(*[colliding])  # expected-remark {{fills a set or dict in one call}}
+
+
+def far():
+    return range(10**15)  # expected-remark {{'return range(10**15)' stores a range or combinatoric iterator whose length ivc cannot bound where ivc does not follow it (what reads it back may consume it in C)}}
+
+
+# A range ivc cannot bound, stored where the rule loses it, is reported
+# there: whatever reads it back may hand it to sum() or max().
+with model.trace("ranges stored in containers and returned"):
+    s1 = sum([range(10**15)][0])  # expected-remark {{'[range(10**15)]' stores a range or combinatoric iterator}}
+    s2 = max([itertools.product("ab", repeat=64)][0])  # expected-remark {{stores a range or combinatoric iterator}}
+    for r in [range(10**15)]:  # expected-remark {{'[range(10**15)]' stores a range}}
+        s3 = sum(r)  # expected-remark {{'sum(r)' iterates a range}}
+    s4 = {"r": range(10**15)}  # expected-remark {{stores a range}}
+    s5 = sum(far()) + sum((lambda: range(10**15))())  # expected-remark {{'range(10**15)' stores a range}}
+    s6 = [range(10**15) for _ in [0]]  # expected-remark {{'range(10**15)' stores a range}}
+    r7 = range(10**15) if s6 else range(3)
+    s7 = sum(r7)  # expected-remark {{'sum(r7)' iterates a range or combinatoric iterator whose length ivc cannot bound}}
+

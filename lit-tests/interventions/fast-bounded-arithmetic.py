@@ -131,6 +131,12 @@ def distinct(words, ids):
     )
 
 
+with model.trace("Ranges kept"):
+    spans = [range(4), range(len(prompts))]
+    first, second = range(10**15), 0
+    size = len(first)
+    layers = [model.transformer.h[i].output[0] for i in range(12)]
+
 with model.trace("Sets"):
     ids = model.lm_head.output[0].argmax(-1).tolist()
     seen = distinct(["a"], ids)

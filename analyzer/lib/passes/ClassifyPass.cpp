@@ -92,6 +92,8 @@ private:
     case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
     case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::Dict:
     case OpKind::FormatValue: case OpKind::Compare:
+    // Where a value leaves the cost rule's sight (a range into a container).
+    case OpKind::Return: case OpKind::CompYield: case OpKind::Param: case OpKind::Assign:
       return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
@@ -103,11 +105,11 @@ private:
     case OpKind::IfExp: case OpKind::NamedExpr:
     case OpKind::GeneratorExp:
     case OpKind::Lambda:
-    case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Param: case OpKind::Returns:
-    case OpKind::WithItem: case OpKind::CompIf: case OpKind::CompYield:
+    case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Returns:
+    case OpKind::WithItem: case OpKind::CompIf:
     // Statements the FAST subset has.
-    case OpKind::ExprStmt: case OpKind::Assign: case OpKind::AnnAssign:
-    case OpKind::If: case OpKind::Return: case OpKind::Delete: case OpKind::Assert:
+    case OpKind::ExprStmt: case OpKind::AnnAssign:
+    case OpKind::If: case OpKind::Delete: case OpKind::Assert:
     case OpKind::Raise: case OpKind::Pass: case OpKind::Break: case OpKind::Continue:
     case OpKind::Module:
       return;

@@ -468,6 +468,13 @@ bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false, int 
   }
   if (op->is(OpKind::Subscript))
     return op->operand(1) && op->operand(1)->is(OpKind::Slice) && inner(op->operand(0));
+  // `range(n) if c else xs`, `c and range(n)`, `(r := range(n))`.
+  if (op->is(OpKind::IfExp))
+    return inner(op->operand(1)) || inner(op->operand(2));
+  if (op->is(OpKind::BoolOp))
+    return inner(op->operand(0)) || inner(op->operand(1));
+  if (op->is(OpKind::NamedExpr))
+    return inner(op->operand(0));
   if (op->is(OpKind::Name) && op->ctx == Ctx::Load) {
     const Symbol *s = symbolOf(ctx, op);
     if (!s)
@@ -593,6 +600,57 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
   return std::nullopt;
 }
 
+/// Whether a display's items are bound to names one by one (`a, b =
+/// range(n), 0`): those names are followed where they are read.
+bool unpackedByAssignment(const Op &display) {
+  const Op *stmt = statementOf(display);
+  if (!stmt || !stmt->is(OpKind::Assign) || stmt->operands.back() != &display)
+    return false;
+  for (size_t t = 0; t + 1 < stmt->operands.size(); ++t) {
+    const Op *target = stmt->operand(t);
+    if (!target || !(target->is(OpKind::Tuple) || target->is(OpKind::List)) ||
+        target->operands.size() != display.operands.size() ||
+        llvm::any_of(target->operands, [](const Op *o) { return o && o->is(OpKind::Starred); }))
+      return false;
+  }
+  return true;
+}
+
+/// Where a range (or an iterator over one) ivc cannot bound goes out of the
+/// rule's sight: into a container, out of a function, into an attribute or
+/// item, a default value. Whatever reads it back may consume it in C
+/// (`sum([range(n)][0])`, `sum(f())`), so it is reported where it goes.
+std::optional<std::string> escapingRange(RuleContext &ctx, const Op &op) {
+  llvm::SmallVector<const Op *, 4> escaping;
+  switch (op.kind) {
+  case OpKind::Tuple: case OpKind::List: case OpKind::Set: case OpKind::Dict:
+    if (op.ctx == Ctx::Load && !unpackedByAssignment(op))
+      escaping.append(op.operands.begin(), op.operands.end());
+    break;
+  case OpKind::Return: case OpKind::CompYield:
+    escaping.append(op.operands.begin(), op.operands.end());
+    break;
+  case OpKind::Param:
+    escaping.push_back(op.operand(0));
+    break;
+  case OpKind::Assign: {
+    bool named = true;
+    for (size_t t = 0; t + 1 < op.operands.size(); ++t)
+      named &= op.operand(t) && op.operand(t)->is(OpKind::Name);
+    if (!named && !op.operands.empty() && !unpackedByAssignment(*op.operands.back()))
+      escaping.push_back(op.operands.back());
+    break;
+  }
+  default:
+    break;
+  }
+  for (const Op *item : escaping)
+    if (item && !item->is(OpKind::Starred) && mayBeLongRange(ctx, item))
+      return std::string("stores a range or combinatoric iterator whose length ivc cannot bound "
+                         "where ivc does not follow it (what reads it back may consume it in C)");
+  return std::nullopt;
+}
+
 void checkCallCost(Op &call, RuleContext &ctx) {
   if (std::optional<std::string> why = formatCost(ctx, call))
     return report(ctx, call, *why);
@@ -654,6 +712,8 @@ void checkCost(Op &op, RuleContext &ctx) {
       if (const Symbol *s = symbolOf(ctx, item);
           s && selfReferences(ctx, op, s) >= 2 && compounds(ctx, item))
         return report(ctx, op, "nests a sequence in itself twice, which its rebinding doubles");
+    if (std::optional<std::string> why = escapingRange(ctx, op))
+      return report(ctx, op, *why);
     if (nestsItselfInLoop(ctx, op))
       report(ctx, op, NestsInLoop);
     return;
@@ -680,8 +740,14 @@ void checkCost(Op &op, RuleContext &ctx) {
       return report(ctx, op, *why);
     [[fallthrough]];
   case OpKind::Dict:
+    if (std::optional<std::string> why = escapingRange(ctx, op))
+      return report(ctx, op, *why);
     if (nestsItselfInLoop(ctx, op))
       report(ctx, op, NestsInLoop);
+    return;
+  case OpKind::Return: case OpKind::CompYield: case OpKind::Param: case OpKind::Assign:
+    if (std::optional<std::string> why = escapingRange(ctx, op))
+      report(ctx, op, *why);
     return;
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
     if (op.ctx == Ctx::Load && mayBeLongRange(ctx, op.operand(0)))
