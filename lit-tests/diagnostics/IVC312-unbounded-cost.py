@@ -410,3 +410,18 @@ with model.trace("ranges stored in containers and returned"):
     r7 = range(10**15) if s6 else range(3)
     s7 = sum(r7)  # expected-remark {{'sum(r7)' iterates a range or combinatoric iterator whose length ivc cannot bound}}
 
+
+with model.trace("sizes handed on, numpy's object arithmetic and dtypes"):
+    h = model.transformer.h[0].output[0]
+    m1 = list(map(torch.ones, [2**30]))  # expected-remark {{'map(torch.ones, [2**30])' hands 'torch.ones' to a callee that applies it to values ivc does not size}}
+    m2 = list(map(str.zfill, ["1"], [2**34]))  # expected-remark {{hands 'str.zfill' to a callee}}
+    m3 = functools.partial(np.ones, 2**31)  # expected-remark {{hands 'numpy.ones' to a callee}}
+    m4 = operator.methodcaller("new_ones", 2**30)  # expected-remark {{'operator.methodcaller("new_ones", 2**30)' names a method whose cost follows arguments ivc does not size}}
+    table = collections.defaultdict(set)
+    o1 = np.power(2, 2**64)  # expected-remark {{'np.power(2, 2**64)' computes an integer whose size ivc cannot bound}}
+    o2 = np.power.reduce([2**64] * 3)  # expected-remark {{applies an integer power or shift to items ivc does not size}}
+    o3 = np.prod([2**64] * 2**20)  # expected-remark {{multiplies more than 2^14 integers in one call}}
+    d1 = np.ones(2**20, dtype=(np.float64, 2**9))  # expected-remark {{gives numpy a dtype ivc cannot size (a subarray, a long flexible type or objects)}}
+    d2 = np.zeros(2, "U2000000000")  # expected-remark {{gives numpy a dtype ivc cannot size}}
+    d3 = np.zeros(2, dtype="<U16") + np.ones(2, "f4") + np.full(2, 1.0, np.float64)
+

@@ -405,25 +405,6 @@ void checkModularPower(RuleContext &ctx, const Op &call) {
                         : std::string("computes a modular power of sizes ivc cannot bound"));
 }
 
-/// `map(pow, [3], [10**8])`, `reduce(operator.mul, xs)`: an operator
-/// whose cost follows its operands, handed to a callee that applies it to
-/// values ivc does not see together.
-std::optional<std::string> arithmeticHandedOn(RuleContext &ctx, const Op &call) {
-  for (size_t i = 1; i < call.operands.size(); ++i) {
-    const Op *a = call.operand(i);
-    if (a && (a->is(OpKind::Keyword) || a->is(OpKind::Starred)))
-      a = a->operand(0);
-    for (const Value &v : a ? ctx.valuesOf(a) : ValueSet{})
-      if ((v.kind == ValueKind::Builtin && v.text == "pow") ||
-          (v.kind == ValueKind::Qualified &&
-           isOneOf(v.text, {"operator.pow", "operator.ipow", "operator.mul", "operator.imul",
-                            "operator.lshift", "operator.ilshift", "math.prod", "math.lcm",
-                            "math.factorial", "math.comb", "math.perm"})))
-        return "hands '" + std::string(v.text) + "' to a callee that applies it to values ivc does not size";
-  }
-  return std::nullopt;
-}
-
 /// Whether a range call's length is bounded.
 bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
   if (args.size() == 1 && Sizer(ctx).of(args[0]).kind == Magnitude::Length)
@@ -540,7 +521,9 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
   if (callee.kind == ValueKind::Method && isOneOf(f, {"ljust", "rjust", "center", "zfill"}))
     size = argument(call, callee.receiver == ValueKind::Builtin ? 1 : 0, "width");
   // math.prod(range(1, n)) is n factorial, math.prod([3] * n) 3^n.
-  if (callee.kind == ValueKind::Qualified && isOneOf(f, {"math.prod", "math.lcm"}))
+  if (callee.kind == ValueKind::Qualified &&
+      isOneOf(f, {"math.prod", "math.lcm", "numpy.prod", "numpy.product", "numpy.cumprod",
+                  "numpy.cumproduct", "numpy.multiply.reduce", "numpy.multiply.accumulate"}))
     for (size_t i = 1; i < call.operands.size(); ++i) {
       const Op *a = call.operand(i);
       if (a && a->is(OpKind::Starred))
@@ -662,12 +645,23 @@ void checkCallCost(Op &call, RuleContext &ctx) {
       return report(ctx, call, *why);
     if (std::optional<std::string> why = hashingCost(ctx, call, v))
       return report(ctx, call, *why);
+    if (std::optional<std::string> why = dtypeCost(ctx, call, v))
+      return report(ctx, call, *why);
     bool isPow = (v.kind == ValueKind::Builtin && v.text == "pow") ||
                  (v.kind == ValueKind::Qualified && v.text == "operator.pow");
     if (isPow && argument(call, 2, "mod"))
       return checkModularPower(ctx, call);
     if (isPow)
       return checkPower(ctx, call, "**", argument(call, 0, "base"), argument(call, 1, "exp"));
+    // numpy computes with Python ints beyond int64 as objects: `np.power(2,
+    // 2**64)` is `2 ** 2**64`, and its ufunc methods apply it to items ivc
+    // does not see.
+    if (v.kind == ValueKind::Qualified && isOneOf(v.text, {"numpy.power", "numpy.left_shift"}))
+      return checkPower(ctx, call, v.text == "numpy.power" ? "**" : "<<", positionalArgument(call, 0),
+                        positionalArgument(call, 1));
+    if (v.kind == ValueKind::Qualified &&
+        (v.text.starts_with("numpy.power.") || v.text.starts_with("numpy.left_shift.")))
+      return report(ctx, call, "applies an integer power or shift to items ivc does not size");
     if ((v.kind == ValueKind::Builtin && v.text == "divmod") ||
         (v.kind == ValueKind::Qualified && isOneOf(v.text, {"math.isqrt", "operator.mod",
                                                              "operator.floordiv"})))
@@ -675,7 +669,7 @@ void checkCallCost(Op &call, RuleContext &ctx) {
     // operator.mul is `*`, a repetition or a product.
     if (v.kind == ValueKind::Qualified && v.text == "operator.mul")
       return checkRepetition(ctx, call, argument(call, 0, "a"), argument(call, 1, "b"));
-    if (std::optional<std::string> why = arithmeticHandedOn(ctx, call))
+    if (std::optional<std::string> why = costHandedOn(ctx, call, v))
       return report(ctx, call, *why);
     if (std::optional<std::string> why = unboundedCall(ctx, call, v, args))
       return report(ctx, call, *why);

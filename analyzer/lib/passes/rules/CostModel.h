@@ -3,8 +3,10 @@
 // What the cost rule knows of numbers, sequences, shapes and calls, shared by
 // its files: Cost.cpp (integers, sequences, ranges, loops), FormatCost.cpp
 // (format widths), TensorCost.cpp (tensors of constant sizes), TextCost.cpp
-// (string methods), IteratorCost.cpp (itertools' combinatorics) and
-// HashingCost.cpp (sets and dicts filled in one call). Sizes
+// (string methods), IteratorCost.cpp (itertools' combinatorics),
+// HashingCost.cpp (sets and dicts filled in one call), HandedOn.cpp
+// (such functions handed to `map`, `partial`, ...) and DtypeCost.cpp
+// (numpy dtypes that hide sizes). Sizes
 // come from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
 // Internal to the rules.
 //
@@ -149,6 +151,30 @@ std::optional<std::string> textCallCost(RuleContext &ctx, const ir::Op &call,
 /// Why an f-string field, `fmt % args`, `fmt.format(...)` or `format(x,
 /// spec)` may fill beyond 256 MiB (a width or precision), if it may.
 std::optional<std::string> formatCost(RuleContext &ctx, const ir::Op &op);
+
+// DtypeCost.cpp
+/// Why a numpy call's dtype may hide a size or make objects
+/// (`dtype=(np.float64, 2**9)`, `'U2000000000'`, `object`), if it may.
+std::optional<std::string> dtypeCost(RuleContext &ctx, const ir::Op &call, const Value &callee);
+
+// HandedOn.cpp
+/// Why `call` of `callee` may hand a function whose cost follows its
+/// arguments (`pow`, `torch.ones`, `str.zfill`) to code that calls it with
+/// values ivc does not see (`map(torch.ones, [2**30])`), if it may.
+std::optional<std::string> costHandedOn(RuleContext &ctx, const ir::Op &call,
+                                        const Value &callee);
+
+// DtypeCost.cpp
+/// Why a numpy call's dtype may hide a size or make objects
+/// (`dtype=(np.float64, 2**9)`, `'U2000000000'`, `object`), if it may.
+std::optional<std::string> dtypeCost(RuleContext &ctx, const ir::Op &call, const Value &callee);
+
+// HandedOn.cpp
+/// Why `call` of `callee` may hand a function whose cost follows its
+/// arguments (`pow`, `torch.ones`, `str.zfill`) to code that calls it with
+/// values ivc does not see (`map(torch.ones, [2**30])`), if it may.
+std::optional<std::string> costHandedOn(RuleContext &ctx, const ir::Op &call,
+                                        const Value &callee);
 
 // HashingCost.cpp
 /// Why `call` (`set(xs)`, `dict.fromkeys(xs)`, `s.update(xs)`) may hash
