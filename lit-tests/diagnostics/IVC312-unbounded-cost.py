@@ -425,3 +425,15 @@ with model.trace("sizes handed on, numpy's object arithmetic and dtypes"):
     d2 = np.zeros(2, "U2000000000")  # expected-remark {{gives numpy a dtype ivc cannot size}}
     d3 = np.zeros(2, dtype="<U16") + np.ones(2, "f4") + np.full(2, 1.0, np.float64)
 
+
+with model.trace("sizes given to functions that are no factories"):
+    h = model.transformer.h[0].output[0]
+    z1 = torch.tensor_split(h, 2**24)  # expected-remark {{'torch.tensor_split(h, 2**24)' asks for sections of 16777216 (at most 65536 in the server's process)}}
+    z2 = torch.histc(h, bins=2**30)  # expected-remark {{asks for bins of 1073741824}}
+    z3 = torch.fft.fft(h, n=2**26)  # expected-remark {{asks for n of 67108864 (at most 1048576 in the server's process)}}
+    z4 = F.interpolate(h, scale_factor=2**18)  # expected-remark {{asks for scale_factor of 262144}}
+    z5 = np.add.outer(np.ones(2**15), np.ones(2**15))  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    z6 = np.random.bytes(2**32)  # expected-remark {{asks for length of 4294967296}}
+    z7 = np.binary_repr(1, width=2**32)  # expected-remark {{asks for width of 4294967296}}
+    z8 = h.tensor_split(3)[0] + torch.histc(h, bins=100) + F.interpolate(h, scale_factor=2.0) + torch.fft.rfft(h, n=1024).abs()
+

@@ -647,6 +647,8 @@ void checkCallCost(Op &call, RuleContext &ctx) {
       return report(ctx, call, *why);
     if (std::optional<std::string> why = dtypeCost(ctx, call, v))
       return report(ctx, call, *why);
+    if (std::optional<std::string> why = sizeArgumentCost(ctx, call, v))
+      return report(ctx, call, *why);
     bool isPow = (v.kind == ValueKind::Builtin && v.text == "pow") ||
                  (v.kind == ValueKind::Qualified && v.text == "operator.pow");
     if (isPow && argument(call, 2, "mod"))

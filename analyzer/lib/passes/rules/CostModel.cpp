@@ -290,6 +290,17 @@ std::optional<double> floatLiteral(const Op *op) {
   return std::strtod(digits.c_str(), nullptr);
 }
 
+std::optional<double> numberValue(RuleContext &ctx, const Op *op) {
+  op = valueBehindNames(ctx, op);
+  if (std::optional<double> f = floatLiteral(op))
+    return f;
+  if (op && op->is(OpKind::UnaryOp) && op->text == "-")
+    if (std::optional<double> v = numberValue(ctx, op->operand(0)))
+      return -*v;
+  Magnitude m = Sizer(ctx).of(op);
+  return m.value ? std::optional<double>(double(*m.value)) : std::nullopt;
+}
+
 bool allTensors(RuleContext &ctx, const Op *op) {
   const ValueSet &vs = ctx.valuesOf(op);
   return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {

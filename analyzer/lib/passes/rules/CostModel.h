@@ -5,8 +5,9 @@
 // (format widths), TensorCost.cpp (tensors of constant sizes), TextCost.cpp
 // (string methods), IteratorCost.cpp (itertools' combinatorics),
 // HashingCost.cpp (sets and dicts filled in one call), HandedOn.cpp
-// (such functions handed to `map`, `partial`, ...) and DtypeCost.cpp
-// (numpy dtypes that hide sizes). Sizes
+// (such functions handed to `map`, `partial`, ...), DtypeCost.cpp
+// (numpy dtypes that hide sizes) and SizeArguments.cpp (sizes given to
+// functions that are no factories). Sizes
 // come from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
 // Internal to the rules.
 //
@@ -118,6 +119,9 @@ bool isRangeCall(RuleContext &ctx, const ir::Op *op);
 std::optional<double> iterableLength(RuleContext &ctx, const ir::Op *op);
 /// The value of a float literal (`1_000.5`), or nothing for another op.
 std::optional<double> floatLiteral(const ir::Op *op);
+/// The value of an integer or float ivc evaluates (a literal, `-x`, sized
+/// integer arithmetic, through names bound once).
+std::optional<double> numberValue(RuleContext &ctx, const ir::Op *op);
 
 /// Whether every value `op` may be is a tensor.
 bool allTensors(RuleContext &ctx, const ir::Op *op);
@@ -152,6 +156,13 @@ std::optional<std::string> textCallCost(RuleContext &ctx, const ir::Op &call,
 /// spec)` may fill beyond 256 MiB (a width or precision), if it may.
 std::optional<std::string> formatCost(RuleContext &ctx, const ir::Op &op);
 
+// SizeArguments.cpp
+/// Why a size, count or factor argument of a torch or numpy function that
+/// is no factory (`torch.histc(bins=...)`, `np.random.bytes(n)`) may make
+/// it allocate beyond the limits, if it may.
+std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const ir::Op &call,
+                                            const Value &callee);
+
 // DtypeCost.cpp
 /// Why a numpy call's dtype may hide a size or make objects
 /// (`dtype=(np.float64, 2**9)`, `'U2000000000'`, `object`), if it may.
@@ -163,6 +174,13 @@ std::optional<std::string> dtypeCost(RuleContext &ctx, const ir::Op &call, const
 /// values ivc does not see (`map(torch.ones, [2**30])`), if it may.
 std::optional<std::string> costHandedOn(RuleContext &ctx, const ir::Op &call,
                                         const Value &callee);
+
+// SizeArguments.cpp
+/// Why a size, count or factor argument of a torch or numpy function that
+/// is no factory (`torch.histc(bins=...)`, `np.random.bytes(n)`) may make
+/// it allocate beyond the limits, if it may.
+std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const ir::Op &call,
+                                            const Value &callee);
 
 // DtypeCost.cpp
 /// Why a numpy call's dtype may hide a size or make objects

@@ -109,19 +109,6 @@ double defaultWidth(std::string_view q) {
              : 1;
 }
 
-/// The value of an integer or float literal ivc evaluates, for ranges of
-/// floats (`torch.arange(0, 2**40, 1.0)`).
-std::optional<double> numberValue(RuleContext &ctx, const Op *op) {
-  op = valueBehindNames(ctx, op);
-  if (std::optional<double> f = floatLiteral(op))
-    return f;
-  if (op && op->is(OpKind::UnaryOp) && op->text == "-")
-    if (std::optional<double> v = numberValue(ctx, op->operand(0)))
-      return -*v;
-  Magnitude m = Sizer(ctx).of(op);
-  return m.value ? std::optional<double>(double(*m.value)) : std::nullopt;
-}
-
 /// The length of `arange(*args)` (`inclusive`: `torch.range`), floats too.
 std::optional<double> stepsOf(RuleContext &ctx, const std::vector<const Op *> &args,
                               bool inclusive) {
@@ -308,7 +295,8 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   auto sized = [&](size_t i) {
     return i < operands.size() ? tensorElements(ctx, operands[i], depth) : std::nullopt;
   };
-  if (isOneOf(f, {"outer", "ger", "kron"})) {
+  // Every ufunc's `outer` too (`np.add.outer`).
+  if (isOneOf(f, {"outer", "ger", "kron"}) || (!self && f.ends_with(".outer"))) {
     std::optional<double> a = sized(0), b = sized(1);
     return a && b ? std::optional<double>(*a * *b) : std::nullopt;
   }
@@ -362,8 +350,10 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
     const Op *n = argument(call, 0, "N"), *m = argument(call, 1, "M");
     return product(ctx, {n, m ? m : n});
   }
-  if (!self && f == "tensordot") // dims=0 is the outer product
-    if (const Op *d = argument(call, 2, "dims"); d && product(ctx, {d}) == 0.0) {
+  if (!self && f == "tensordot") // dims=0 (numpy: axes=0) is the outer product
+    if (const Op *d = keywordArgument(call, "axes") ? keywordArgument(call, "axes")
+                                                    : argument(call, 2, "dims");
+        d && product(ctx, {d}) == 0.0) {
       std::optional<double> a = sized(0), b = sized(1);
       return a && b ? std::optional<double>(*a * *b) : std::nullopt;
     }

@@ -1,0 +1,141 @@
+//===- SizeArguments.cpp - Sizes given to functions that are no factories -===//
+//
+// Some torch and numpy functions allocate what one argument asks for, not
+// what their input holds: `torch.histc(h, bins=2**30)` (12.8 GB measured),
+// `torch.fft.fft(h, n=2**26)`, `F.interpolate(h, scale_factor=2**18)`,
+// `torch.tensor_split(h, 2**24)` (2^24 tensor objects, 10 GB),
+// `np.random.bytes(2**32)`, `np.binary_repr(1, width=2**32)`. Each is
+// reported (IVC312) when ivc evaluates the argument beyond what one call
+// may make in the server; a size computed from data is not judged, as for
+// factories.
+//
+//===----------------------------------------------------------------------===//
+#include "CostModel.h"
+
+namespace ivc::rules::cost {
+
+using namespace ir;
+
+namespace {
+
+struct SizeArgument {
+  std::string_view callee;  // qualified name, or a tensor method's name
+  std::string_view keyword; // also accepted at `position` when >= 0
+  int position;
+  double limit; // the most the argument (a display: its product) may be
+};
+
+constexpr double Elements = MaxTensorElements; // float32 elements in 1 GiB
+constexpr double Wide = MaxTensorElements / 2; // 8-byte or complex64 elements
+constexpr double Objects = 1 << 16;            // a tensor or array object each
+constexpr double Transform = 1 << 20;          // a transform's length, for every row
+
+constexpr SizeArgument SizeArguments[] = {
+    {"torch.tensor_split", "sections", 1, Objects},
+    {"tensor_split", "sections", 0, Objects},
+    {"torch.histc", "bins", 1, Elements},
+    {"histc", "bins", 0, Elements},
+    {"torch.bincount", "minlength", 2, Wide},
+    {"bincount", "minlength", 1, Wide},
+    {"torch.mvlgamma", "p", 1, 1 << 10},
+    {"mvlgamma", "p", 0, 1 << 10},
+    {"torch.stft", "n_fft", 1, 1 << 20},
+    {"torch.nn.functional.interpolate", "scale_factor", 2, 1 << 8},
+    {"torch.fft.fft", "n", 1, Transform},
+    {"torch.fft.ifft", "n", 1, Transform},
+    {"torch.fft.rfft", "n", 1, Transform},
+    {"torch.fft.irfft", "n", 1, Transform},
+    {"torch.fft.hfft", "n", 1, Transform},
+    {"torch.fft.ihfft", "n", 1, Transform},
+    {"torch.fft.fft2", "s", 1, Transform},
+    {"torch.fft.ifft2", "s", 1, Transform},
+    {"torch.fft.rfft2", "s", 1, Transform},
+    {"torch.fft.irfft2", "s", 1, Transform},
+    {"torch.fft.hfft2", "s", 1, Transform},
+    {"torch.fft.ihfft2", "s", 1, Transform},
+    {"torch.fft.fftn", "s", 1, Transform},
+    {"torch.fft.ifftn", "s", 1, Transform},
+    {"torch.fft.rfftn", "s", 1, Transform},
+    {"torch.fft.irfftn", "s", 1, Transform},
+    {"torch.fft.hfftn", "s", 1, Transform},
+    {"torch.fft.ihfftn", "s", 1, Transform},
+    {"torch.fft.fftfreq", "n", 0, Elements},
+    {"torch.fft.rfftfreq", "n", 0, Elements},
+    {"numpy.histogram", "bins", 1, Wide},
+    {"numpy.bincount", "minlength", 2, Wide},
+    {"numpy.array_split", "indices_or_sections", 1, Objects},
+    {"numpy.resize", "new_shape", 1, Wide},
+    {"numpy.zeros_like", "shape", -1, Wide},
+    {"numpy.ones_like", "shape", -1, Wide},
+    {"numpy.full_like", "shape", -1, Wide},
+    {"numpy.tril_indices", "n", 0, 1 << 13},
+    {"numpy.triu_indices", "n", 0, 1 << 13},
+    {"numpy.diag_indices", "n", 0, Wide},
+    {"numpy.indices", "dimensions", 0, Wide / 4},
+    {"numpy.kaiser", "M", 0, Wide},
+    {"numpy.hamming", "M", 0, Wide},
+    {"numpy.hanning", "M", 0, Wide},
+    {"numpy.bartlett", "M", 0, Wide},
+    {"numpy.blackman", "M", 0, Wide},
+    {"numpy.geomspace", "num", 2, Wide},
+    {"numpy.random.bytes", "length", 0, MaxFilledBytes},
+    {"numpy.random.choice", "a", 0, Wide},
+    {"numpy.binary_repr", "width", 1, MaxFilledBytes / 16},
+    {"numpy.base_repr", "padding", 2, MaxFilledBytes / 16},
+    {"numpy.fft.fft", "n", 1, Transform},
+    {"numpy.fft.ifft", "n", 1, Transform},
+    {"numpy.fft.rfft", "n", 1, Transform},
+    {"numpy.fft.irfft", "n", 1, Transform},
+    {"numpy.fft.hfft", "n", 1, Transform},
+    {"numpy.fft.ihfft", "n", 1, Transform},
+    {"numpy.fft.fft2", "s", 1, Transform},
+    {"numpy.fft.ifft2", "s", 1, Transform},
+    {"numpy.fft.rfft2", "s", 1, Transform},
+    {"numpy.fft.irfft2", "s", 1, Transform},
+    {"numpy.fft.fftn", "s", 1, Transform},
+    {"numpy.fft.ifftn", "s", 1, Transform},
+    {"numpy.fft.rfftn", "s", 1, Transform},
+    {"numpy.fft.irfftn", "s", 1, Transform},
+    {"numpy.fft.fftfreq", "n", 0, Wide},
+    {"numpy.fft.rfftfreq", "n", 0, Wide},
+};
+
+/// What ivc evaluates `arg` to: a number, or a display's product.
+std::optional<double> amount(RuleContext &ctx, const Op *arg) {
+  const Op *v = valueBehindNames(ctx, arg);
+  if (v && (v->is(OpKind::Tuple) || v->is(OpKind::List))) {
+    double n = 1;
+    for (const Op *item : v->operands) {
+      std::optional<double> x = numberValue(ctx, item);
+      if (!x)
+        return std::nullopt;
+      n *= std::fabs(*x);
+    }
+    return n;
+  }
+  std::optional<double> x = numberValue(ctx, arg);
+  return x ? std::optional<double>(std::fabs(*x)) : std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  bool method = callee.kind == ValueKind::Method &&
+                (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation ||
+                 callee.receiver == ValueKind::Unknown);
+  if (!method && callee.kind != ValueKind::Qualified)
+    return std::nullopt;
+  for (const SizeArgument &s : SizeArguments) {
+    if (s.callee != callee.text || method != (s.callee.find('.') == std::string_view::npos))
+      continue;
+    const Op *arg = s.position >= 0 ? argument(call, size_t(s.position), s.keyword)
+                                    : keywordArgument(call, s.keyword);
+    if (std::optional<double> n = amount(ctx, arg); n && *n > s.limit)
+      return "asks for " + std::string(s.keyword) + " of " +
+             (*n < 1e18 ? std::to_string(int64_t(*n)) : std::string("over 10^18")) +
+             " (at most " + std::to_string(int64_t(s.limit)) + " in the server's process)";
+  }
+  return std::nullopt;
+}
+
+} // namespace ivc::rules::cost
