@@ -19,7 +19,7 @@ using namespace ir;
 namespace {
 
 struct SizeArgument {
-  std::string_view callee;  // qualified name, or a tensor method's name
+  std::string_view callee;  // qualified name; `torch.f` is also the method `t.f`
   std::string_view keyword; // also accepted at `position` when >= 0
   int position;
   double limit; // the most the argument (a display: its product) may be
@@ -32,33 +32,11 @@ constexpr double Transform = 1 << 20;          // a transform's length, for ever
 
 constexpr SizeArgument SizeArguments[] = {
     {"torch.tensor_split", "sections", 1, Objects},
-    {"tensor_split", "sections", 0, Objects},
     {"torch.histc", "bins", 1, Elements},
-    {"histc", "bins", 0, Elements},
     {"torch.bincount", "minlength", 2, Wide},
-    {"bincount", "minlength", 1, Wide},
     {"torch.mvlgamma", "p", 1, 1 << 10},
-    {"mvlgamma", "p", 0, 1 << 10},
     {"torch.stft", "n_fft", 1, 1 << 20},
     {"torch.nn.functional.interpolate", "scale_factor", 2, 1 << 8},
-    {"torch.fft.fft", "n", 1, Transform},
-    {"torch.fft.ifft", "n", 1, Transform},
-    {"torch.fft.rfft", "n", 1, Transform},
-    {"torch.fft.irfft", "n", 1, Transform},
-    {"torch.fft.hfft", "n", 1, Transform},
-    {"torch.fft.ihfft", "n", 1, Transform},
-    {"torch.fft.fft2", "s", 1, Transform},
-    {"torch.fft.ifft2", "s", 1, Transform},
-    {"torch.fft.rfft2", "s", 1, Transform},
-    {"torch.fft.irfft2", "s", 1, Transform},
-    {"torch.fft.hfft2", "s", 1, Transform},
-    {"torch.fft.ihfft2", "s", 1, Transform},
-    {"torch.fft.fftn", "s", 1, Transform},
-    {"torch.fft.ifftn", "s", 1, Transform},
-    {"torch.fft.rfftn", "s", 1, Transform},
-    {"torch.fft.irfftn", "s", 1, Transform},
-    {"torch.fft.hfftn", "s", 1, Transform},
-    {"torch.fft.ihfftn", "s", 1, Transform},
     {"torch.fft.fftfreq", "n", 0, Elements},
     {"torch.fft.rfftfreq", "n", 0, Elements},
     {"numpy.histogram", "bins", 1, Wide},
@@ -82,23 +60,25 @@ constexpr SizeArgument SizeArguments[] = {
     {"numpy.random.choice", "a", 0, Wide},
     {"numpy.binary_repr", "width", 1, MaxFilledBytes / 16},
     {"numpy.base_repr", "padding", 2, MaxFilledBytes / 16},
-    {"numpy.fft.fft", "n", 1, Transform},
-    {"numpy.fft.ifft", "n", 1, Transform},
-    {"numpy.fft.rfft", "n", 1, Transform},
-    {"numpy.fft.irfft", "n", 1, Transform},
-    {"numpy.fft.hfft", "n", 1, Transform},
-    {"numpy.fft.ihfft", "n", 1, Transform},
-    {"numpy.fft.fft2", "s", 1, Transform},
-    {"numpy.fft.ifft2", "s", 1, Transform},
-    {"numpy.fft.rfft2", "s", 1, Transform},
-    {"numpy.fft.irfft2", "s", 1, Transform},
-    {"numpy.fft.fftn", "s", 1, Transform},
-    {"numpy.fft.ifftn", "s", 1, Transform},
-    {"numpy.fft.rfftn", "s", 1, Transform},
-    {"numpy.fft.irfftn", "s", 1, Transform},
     {"numpy.fft.fftfreq", "n", 0, Wide},
     {"numpy.fft.rfftfreq", "n", 0, Wide},
 };
+
+/// The length argument of an FFT of torch's or numpy's (`n` of a 1-D
+/// transform, the shape `s` of the others), the same for both libraries.
+std::optional<SizeArgument> transformLength(std::string_view q) {
+  for (std::string_view lib : {"torch.fft.", "numpy.fft."}) {
+    if (!q.starts_with(lib))
+      continue;
+    std::string_view f = q.substr(lib.size());
+    if (isOneOf(f, {"fft", "ifft", "rfft", "irfft", "hfft", "ihfft"}))
+      return SizeArgument{q, "n", 1, Transform};
+    if (isOneOf(f, {"fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2", "fftn", "ifftn",
+                    "rfftn", "irfftn", "hfftn", "ihfftn"}))
+      return SizeArgument{q, "s", 1, Transform};
+  }
+  return std::nullopt;
+}
 
 /// What ivc evaluates `arg` to: a number, or a display's product.
 std::optional<double> amount(RuleContext &ctx, const Op *arg) {
@@ -125,11 +105,16 @@ std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const Op &call, co
                  callee.receiver == ValueKind::Unknown);
   if (!method && callee.kind != ValueKind::Qualified)
     return std::nullopt;
-  for (const SizeArgument &s : SizeArguments) {
-    if (s.callee != callee.text || method != (s.callee.find('.') == std::string_view::npos))
+  std::optional<SizeArgument> fft = method ? std::nullopt : transformLength(callee.text);
+  for (const SizeArgument &s : fft ? llvm::ArrayRef(*fft) : llvm::ArrayRef(SizeArguments)) {
+    // A method takes the function's arguments but the first, its receiver.
+    bool named = method ? s.callee.starts_with("torch.") && s.callee.substr(6) == callee.text
+                        : s.callee == callee.text;
+    if (!named)
       continue;
-    const Op *arg = s.position >= 0 ? argument(call, size_t(s.position), s.keyword)
-                                    : keywordArgument(call, s.keyword);
+    int position = method && s.position >= 0 ? s.position - 1 : s.position;
+    const Op *arg = position >= 0 ? argument(call, size_t(position), s.keyword)
+                                  : keywordArgument(call, s.keyword);
     if (std::optional<double> n = amount(ctx, arg); n && *n > s.limit)
       return "asks for " + std::string(s.keyword) + " of " +
              (*n < 1e18 ? std::to_string(int64_t(*n)) : std::string("over 10^18")) +
