@@ -1,14 +1,14 @@
 //===- CostModel.h - Sizes the cost rules (IVC312) share -----------------===//
 //
 // What the cost rule knows of numbers, sequences, shapes and calls, shared by
-// its files: Cost.cpp (integers, sequences, ranges, loops), FormatCost.cpp
-// (format widths), TensorCost.cpp (tensors of constant sizes), TextCost.cpp
-// (string methods), IteratorCost.cpp (itertools' combinatorics),
-// HashingCost.cpp (sets and dicts filled in one call), HandedOn.cpp
-// (such functions handed to `map`, `partial`, ...), DtypeCost.cpp
-// (numpy dtypes that hide sizes) and SizeArguments.cpp (sizes given to
-// functions that are no factories). Sizes
-// come from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
+// its files: Cost.cpp (integers, sequences, ranges), Nesting.cpp (loops, and
+// values a loop nests in themselves), FormatCost.cpp (format widths),
+// TensorCost.cpp (tensors of constant sizes), SizeArguments.cpp (sizes given
+// to functions that are no factories), DtypeCost.cpp (numpy dtypes that hide
+// sizes), TextCost.cpp (string methods), IteratorCost.cpp (itertools'
+// combinatorics), HashingCost.cpp (sets and dicts filled in one call) and
+// HandedOn.cpp (such functions handed to `map`, `partial`, ...). Sizes come
+// from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
 // Internal to the rules.
 //
 //===----------------------------------------------------------------------===//
@@ -136,6 +136,24 @@ std::vector<const ir::Op *> positionalArguments(const ir::Op &call);
 std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const ir::Op *> &args);
 /// The product of `dims` when every one is an integer ivc evaluates.
 std::optional<double> product(RuleContext &ctx, const std::vector<const ir::Op *> &dims);
+
+// Nesting.cpp
+/// Whether `op` runs inside a loop, in the same function and the mediator,
+/// that iterates `target` (or any loop, when `target` is null).
+bool inLoopOver(RuleContext &ctx, const ir::Op &op, const Symbol *target);
+/// The statement an expression op belongs to: the first statement after it
+/// in its region.
+const ir::Op *statementOf(const ir::Op &op);
+/// A callee whose result iterates its arguments lazily (`zip`, `map`,
+/// itertools' wrappers): a Python loop over it releases the GIL between
+/// items.
+bool isLazyWrapper(const Value &v);
+/// Whether `op`, a display or a lazy wrapper's call, is what a loop stores
+/// again where it read it (`x = (x,)`, `a[0] = (a[0],)`).
+bool nestsItselfInLoop(RuleContext &ctx, const ir::Op &op);
+/// Whether `call` is a container method that a loop hands a display or
+/// wrapper holding the container itself (`s.append((s.pop(),))`).
+bool storesItselfInLoop(RuleContext &ctx, const ir::Op &call);
 
 // IteratorCost.cpp
 /// Whether `v` is one of itertools' combinatoric iterators.

@@ -33,8 +33,10 @@ bool sizeTaking(const Value &v) {
     return sizeTakingMethod(v.text);
   case ValueKind::Qualified: {
     std::string_view q = v.text;
-    if (q.starts_with("numpy.random.") || q.starts_with("torch.Tensor."))
-      return q.starts_with("numpy.random.") || sizeTakingMethod(q.substr(13));
+    if (q.starts_with("numpy.random."))
+      return true; // every sampler takes a size
+    if (q.starts_with("torch.Tensor."))
+      return sizeTakingMethod(q.substr(std::string_view("torch.Tensor.").size()));
     return isCombinatoric(v) ||
            isOneOf(q, {"operator.pow", "operator.ipow", "operator.mul", "operator.imul",
                        "operator.lshift", "operator.ilshift", "math.prod", "math.lcm",
