@@ -5,7 +5,8 @@
 // FAST-compatible) or reports why it is not: an ISOLATE remark or a REJECT
 // error. Every op kind has a rule; a kind without one is ISOLATE by default.
 // Rules for one concern live in one file (References, Calls, ModuleValues,
-// DynamicLookup, Formatting, Subscripts, Statements, Cost); docs/diagnostics
+// DynamicLookup, Formatting, UnsafeArguments, IntegerDivision, Subscripts,
+// Statements, and Cost with the files CostModel.h lists); docs/diagnostics
 // has one page per diagnostic they emit.
 //
 //===----------------------------------------------------------------------===//
