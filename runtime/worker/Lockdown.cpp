@@ -49,12 +49,15 @@ Status switchUser(uint32_t uid) {
   if (::geteuid() != 0 || uid == 0)
     return Status::success();
   // Groups first: once the uid changes, the process may no longer set them.
+  // A uid the user namespace does not map fails here (EINVAL): the
+  // configuration names it.
+  std::string to = " to " + std::to_string(uid) + " (SandboxConfig.run_as_uid)";
   if (::setgroups(0, nullptr) != 0)
     return Error::fromErrno("setgroups");
   if (::setresgid(uid, uid, uid) != 0)
-    return Error::fromErrno("setresgid");
+    return Error::fromErrno("setresgid" + to);
   if (::setresuid(uid, uid, uid) != 0)
-    return Error::fromErrno("setresuid");
+    return Error::fromErrno("setresuid" + to);
   return Status::success();
 }
 
