@@ -49,11 +49,11 @@ Status switchUser(uint32_t uid) {
   if (::geteuid() != 0 || uid == 0)
     return Status::success();
   // Groups first: once the uid changes, the process may no longer set them.
-  // A uid the user namespace does not map fails here (EINVAL): the
-  // configuration names it.
-  std::string to = " to " + std::to_string(uid) + " (SandboxConfig.run_as_uid)";
+  // A user namespace may refuse either (an unmapped uid, setgroups denied):
+  // the error names the setting that asked for it.
+  std::string to = " for uid " + std::to_string(uid) + " (SandboxConfig.run_as_uid; 0 keeps root)";
   if (::setgroups(0, nullptr) != 0)
-    return Error::fromErrno("setgroups");
+    return Error::fromErrno("setgroups" + to);
   if (::setresgid(uid, uid, uid) != 0)
     return Error::fromErrno("setresgid" + to);
   if (::setresuid(uid, uid, uid) != 0)

@@ -248,6 +248,45 @@ TEST(Lockdown, RootWorkerBecomesNobodyOnEveryThread) {
   EXPECT_EQ(exitCode(status), 0);
 }
 
+// A user namespace that maps only root (and so refuses setgroups too):
+// switching to nobody must fail, and say which setting names the user.
+TEST(Lockdown, UnmappedUserFailsNamingTheSetting) {
+  int p[2];
+  ASSERT_EQ(::pipe(p), 0);
+  uid_t outer = ::geteuid();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(p[0]);
+    auto writeFile = [](const char *path, const std::string &text) {
+      int fd = ::open(path, O_WRONLY);
+      bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+      if (fd >= 0)
+        ::close(fd);
+      return ok;
+    };
+    if (::unshare(CLONE_NEWUSER) != 0 ||
+        !writeFile("/proc/self/uid_map", "0 " + std::to_string(outer) + " 1"))
+      ::_exit(77); // no user namespaces here
+    ivc::runtime::Status s = switchUser(DefaultWorkerUid);
+    std::string message = s ? "" : s.error().message;
+    ssize_t ignored = ::write(p[1], message.data(), message.size());
+    (void)ignored;
+    ::_exit(s ? 1 : 0);
+  }
+  ::close(p[1]);
+  char buf[256] = {};
+  ssize_t n = ::read(p[0], buf, sizeof buf - 1);
+  ::close(p[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (exitCode(status) == 77)
+    GTEST_SKIP() << "no unprivileged user namespaces on this machine";
+  EXPECT_EQ(exitCode(status), 0);
+  EXPECT_NE(std::string(buf, n > 0 ? size_t(n) : 0).find("SandboxConfig.run_as_uid"),
+            std::string::npos)
+      << buf;
+}
+
 TEST(Lockdown, UidZeroKeepsTheUser) {
   uid_t before = ::getuid();
   pid_t pid = ::fork();
