@@ -423,6 +423,7 @@ with model.trace("sizes handed on, numpy's object arithmetic and dtypes"):
     o3 = np.prod([2**64] * 2**20)  # expected-remark {{multiplies more than 2^14 integers in one call}}
     d1 = np.ones(2**20, dtype=(np.float64, 2**9))  # expected-remark {{gives numpy a dtype ivc cannot size (a subarray, a long flexible type or objects)}}
     d2 = np.zeros(2, "U2000000000")  # expected-remark {{gives numpy a dtype ivc cannot size}}
+    d4 = np.array(np.ones(2**26), dtype=str)  # expected-remark {{gives numpy a dtype ivc cannot size}}
     d3 = np.zeros(2, dtype="<U16") + np.ones(2, "f4") + np.full(2, 1.0, np.float64)
 
 

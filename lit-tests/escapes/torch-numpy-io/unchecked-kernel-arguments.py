@@ -60,6 +60,11 @@ with model.trace("numpy: C ints negated, fixed buffers, samplers that never retu
     v1 = np.random.vonmises(0.0, 1e20)  # expected-remark {{uses 'numpy.random.vonmises' (no-return)}}
     z1 = np.random.zipf(1e20)  # expected-remark {{uses 'numpy.random.zipf' (no-return)}}
 
+with model.trace("torch: pools that divide, raw kernels, samplers that never return"):
+    a1 = F.avg_pool2d(torch.tensor([[[[-2**63]]]]), 1, divisor_override=-1)  # expected-remark {{uses 'torch.nn.functional.avg_pool2d(divisor_override=...)' (integer-division)}}
+    g1 = torch.grid_sampler(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 2), 7, 0, False)  # expected-remark {{uses 'torch.grid_sampler' (uninitialized-memory)}}
+    b1 = torch.binomial(torch.tensor([float("nan")]), torch.tensor([0.5]))  # expected-remark {{uses 'torch.binomial' (no-return)}}
+
 with model.trace("their safe forms stay FAST"):
     h = model.lm_head.output
     s = torch.arange(1024.0)
@@ -70,6 +75,7 @@ with model.trace("their safe forms stay FAST"):
     u = np.add(out, 1.0, out=out, where=out > 0)
     x = torch.randn(2, 3)
     safe = x.flatten(0, 1) + torch.cat([x, x], 0).sum() + torch.gradient(x)[0] + torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).sum()
+    pooled = F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=2) + F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=None)
     rounded = np.round(np.ones(3), -2) + np.ones(3).round(2) + round(1.2345, 2) + np.trace(np.ones((2, 2)), 1) + torch.ones(2, 2).trace()
     convolved = F.conv1d(torch.randn(1, 4, 5), torch.randn(4, 1, 1), groups=4).sum() + F.max_pool1d(torch.randn(1, 2, 4), 2).sum()
     y = h.save()

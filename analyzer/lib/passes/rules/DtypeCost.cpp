@@ -5,8 +5,9 @@
 // type of a given length (`'U2000000000'` is 8 GB per element), or a record
 // of either. `object` makes an array of Python objects, whose arithmetic
 // is Python's, element by element, in one call (`** 2**30` on big ints
-// never ends). The factory rules size shapes with a scalar dtype's width
-// only, so a FAST mediator may name a numpy dtype only as a type (`np.float32`,
+// never ends). `str` and an unsized `'U'` take their length from the data.
+// The factory rules size shapes with a scalar dtype's width only, so a FAST
+// mediator may name a numpy dtype only as a numeric type (`np.float32`,
 // `torch.int64`, `float`) or as a short name (`'f4'`, `'<U16'`).
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +22,9 @@ using namespace ir;
 namespace {
 
 /// A dtype string of a scalar type, a flexible one at most 99 long included:
-/// an optional byte order, letters, at most two digits; not an object.
+/// an optional byte order, letters, at most two digits; not an object, and
+/// not a flexible type without a length (numpy sizes it from the data:
+/// `np.array(np.ones(n), dtype='U')` is 128 bytes an element).
 bool simpleDtypeName(std::string_view s) {
   if (!s.empty() && isOneOf(s.substr(0, 1), {"<", ">", "=", "|"}))
     s.remove_prefix(1);
@@ -29,7 +32,9 @@ bool simpleDtypeName(std::string_view s) {
   while (letters < s.size() && std::isalpha(static_cast<unsigned char>(s[letters])))
     ++letters;
   std::string_view name = s.substr(0, letters), digits = s.substr(letters);
-  return letters > 0 && digits.size() <= 2 &&
+  bool flexible = isOneOf(name, {"U", "S", "a", "str", "str_", "unicode", "unicode_", "bytes",
+                                 "bytes_", "string_"});
+  return letters > 0 && digits.size() <= 2 && (!flexible || !digits.empty()) &&
          llvm::all_of(digits, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
          !isOneOf(name, {"O", "object", "object_", "V", "void"});
 }
@@ -41,11 +46,12 @@ bool simpleDtype(RuleContext &ctx, const Op *dtype) {
     return simpleDtypeName(*s);
   const ValueSet &vs = ctx.valuesOf(dtype);
   return !vs.empty() && llvm::all_of(vs, [](const Value &v) {
-    if (v.kind == ValueKind::Builtin)
-      return isOneOf(v.text, {"float", "int", "bool", "complex", "str", "bytes"});
+    if (v.kind == ValueKind::Builtin) // str and bytes: sized from the data
+      return isOneOf(v.text, {"float", "int", "bool", "complex"});
     return v.kind == ValueKind::Qualified &&
            (v.text.starts_with("torch.") || v.text.starts_with("numpy.")) &&
-           !isOneOf(v.text, {"numpy.object_", "numpy.void", "numpy.dtype", "numpy.record"});
+           !isOneOf(v.text, {"numpy.object_", "numpy.void", "numpy.dtype", "numpy.record",
+                             "numpy.str_", "numpy.bytes_", "numpy.unicode_", "numpy.string_"});
   });
 }
 

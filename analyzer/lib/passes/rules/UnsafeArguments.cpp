@@ -71,6 +71,12 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.convolution", "groups", 8, "small-int", "raw-memory"},
     {"torch.nn.functional.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
     {"torch.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
+    // An average pool divides integer sums by divisor_override: -1 traps on
+    // the minimum (SIGFPE), as integer division does.
+    {"torch.nn.functional.avg_pool2d", "divisor_override", 6, "positive-small-int",
+     "integer-division"},
+    {"torch.nn.functional.avg_pool3d", "divisor_override", 6, "positive-small-int",
+     "integer-division"},
     // numpy negates a rounding's decimals and a trace's offset as C ints:
     // -2^31 overflows into an out-of-bounds access (numpy 1.24).
     {"numpy.round", "decimals", 1, "small-signed", "raw-memory"},
@@ -83,8 +89,9 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 
 /// Whether `arg` is what keeps the call safe: the constant `safe` (`False`,
 /// `None`, `torch.strided`), anything but a string (`not-str`: a dimension
-/// by number), or an integer ivc sizes under 2^16 (`small-int`), or under
-/// 2^16 in magnitude (`small-signed`).
+/// by number), or an integer ivc sizes under 2^16 (`small-int`), under 2^16
+/// in magnitude (`small-signed`), or from 1 to 2^16 - 1, or None
+/// (`positive-small-int`).
 bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
@@ -94,9 +101,11 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
     return !arg->is(OpKind::Str) && llvm::none_of(ctx.valuesOf(arg), [](const Value &v) {
       return v.kind == ValueKind::Str;
     });
-  if (safe == "small-int" || safe == "small-signed") {
+  if (safe == "small-int" || safe == "small-signed" || safe == "positive-small-int") {
+    if (safe == "positive-small-int" && arg->is(OpKind::None))
+      return true;
     std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
-    int64_t least = safe == "small-int" ? 0 : -(1 << 16) + 1;
+    int64_t least = safe == "small-int" ? 0 : safe == "small-signed" ? -(1 << 16) + 1 : 1;
     return v && *v >= least && *v < (1 << 16);
   }
   const ValueSet &vs = ctx.valuesOf(arg);
