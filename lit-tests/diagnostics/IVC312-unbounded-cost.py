@@ -277,6 +277,10 @@ with model.trace("string methods of sized texts"):
     t5 = list("xyzw" * 2**23)  # expected-remark {{splits a text into up to 33554432 strings}}
 
 
+def boxed(v):
+    return (v,)
+
+
 with model.trace("values nested in themselves by a loop"):
     chain = zip([1])
     for _ in range(10**6):
@@ -306,10 +310,27 @@ with model.trace("values nested in themselves by a loop"):
     again = [1]
     for _ in range(10**6):
         again = [(again[0],)]  # expected-remark {{'[(again[0],)]' nests a value in itself}}
+    # ... through constructors, concatenations, unpacking, helpers, :=, reduce.
+    o1 = o2 = o3 = o4 = o5 = ()
+    for _ in range(10**6):
+        o1 = tuple([o1])  # expected-remark {{'tuple([o1])' nests a value in itself}}
+        o2 = (o2,) + ()  # expected-remark {{'(o2,) + ()' nests a value in itself}}
+        o3, _ = (o3,), 0  # expected-remark {{'(o3,)' nests a value in itself}}
+        o4 = boxed(o4)  # expected-remark {{'boxed(o4)' nests a value in itself}}
+        o5 += (o5,)  # expected-remark {{'(o5,)' nests a value in itself}}
+    o6 = functools.reduce(lambda a, _: (a,), range(10**6), ())  # expected-remark {{nests a value in itself}}
+    o7 = ()
+    o8 = [o7 := (o7,) for _ in range(10**6)]  # expected-remark {{'o7 := (o7,)' nests a value in itself}}
     counts = [0] * 4
     for i in range(4):
         counts[i] = counts[i - 1] + 1
         counts.append(len(counts))
+    copies = [1]
+    total = 0
+    for i in range(4):
+        copies = list(copies) + [i]
+        total = total + i
+    summed = functools.reduce(lambda a, b: a + b, range(10**6))
 
 
 with model.trace("long division, accumulations and joins of texts"):

@@ -94,6 +94,7 @@ private:
     case OpKind::FormatValue: case OpKind::Compare:
     // Where a value leaves the cost rule's sight (a range into a container).
     case OpKind::Return: case OpKind::CompYield: case OpKind::Param: case OpKind::Assign:
+    case OpKind::NamedExpr:
       return checkCost(op, ctx);
     case OpKind::Subscript:
       return checkSubscript(op, ctx);
@@ -102,7 +103,7 @@ private:
     case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
     case OpKind::Ellipsis: case OpKind::FString: case OpKind::Slice:
     case OpKind::UnaryOp: case OpKind::BoolOp:
-    case OpKind::IfExp: case OpKind::NamedExpr:
+    case OpKind::IfExp:
     case OpKind::GeneratorExp:
     case OpKind::Lambda:
     case OpKind::Keyword: case OpKind::KwSplat: case OpKind::Returns:

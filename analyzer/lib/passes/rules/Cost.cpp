@@ -529,7 +529,13 @@ constexpr std::string_view NestsInLoop =
 void checkCost(Op &op, RuleContext &ctx) {
   switch (op.kind) {
   case OpKind::BinaryOp:
+    if (nestsItselfInLoop(ctx, op))
+      return report(ctx, op, NestsInLoop);
     return checkBinary(op, ctx);
+  case OpKind::NamedExpr:
+    if (walrusNestsInLoop(ctx, op))
+      report(ctx, op, NestsInLoop);
+    return;
   case OpKind::AugAssign: {
     checkBinary(op, ctx);
     const Symbol *list = symbolOf(ctx, op.operand(0));
@@ -558,7 +564,7 @@ void checkCost(Op &op, RuleContext &ctx) {
     return;
   }
   case OpKind::Call:
-    if (nestsItselfInLoop(ctx, op) || storesItselfInLoop(ctx, op))
+    if (nestsItselfInLoop(ctx, op) || storesItselfInLoop(ctx, op) || nestsByReduction(ctx, op))
       return report(ctx, op, NestsInLoop);
     return checkCallCost(op, ctx);
   case OpKind::Compare: {

@@ -154,6 +154,13 @@ bool nestsItselfInLoop(RuleContext &ctx, const ir::Op &op);
 /// Whether `call` is a container method that a loop hands a display or
 /// wrapper holding the container itself (`s.append((s.pop(),))`).
 bool storesItselfInLoop(RuleContext &ctx, const ir::Op &call);
+/// Whether a walrus in a loop binds a name to what holds it
+/// (`[o := (o,) for _ in r]`).
+bool walrusNestsInLoop(RuleContext &ctx, const ir::Op &walrus);
+/// Whether `call` reduces an iterable of more than 1024 items (or of a
+/// length ivc cannot size) with a function that returns what holds its
+/// parameter (`functools.reduce(lambda a, _: (a,), range(10**6), ())`).
+bool nestsByReduction(RuleContext &ctx, const ir::Op &call);
 
 // IteratorCost.cpp
 /// Whether `v` is one of itertools' combinatoric iterators.

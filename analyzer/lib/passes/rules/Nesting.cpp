@@ -104,41 +104,114 @@ bool isDisplay(const Op &op) {
          op.is(OpKind::Dict);
 }
 
-/// Whether `op` keeps what its operands are: a display, or a call of a
-/// wrapper that keeps its arguments (`zip`, `map`, `iter`, `partial`).
-bool keepsOperands(RuleContext &ctx, const Op &op) {
+bool returnsItsParameter(RuleContext &ctx, const Op &fn, int depth);
+
+bool isConstructor(const Value &v) {
+  return v.kind == ValueKind::Builtin &&
+         isOneOf(v.text, {"tuple", "list", "set", "frozenset", "dict", "sorted"});
+}
+
+/// Whether `op` keeps what its operands are: a display; a call of a
+/// wrapper or constructor that keeps its arguments or their items (`zip`,
+/// `map`, `partial`, `tuple`, `list`) or of a function that returns one
+/// holding its parameter (`def wrap(v): return (v,)`); a concatenation or
+/// repetition of a display (`(o,) + ()`).
+bool keepsOperands(RuleContext &ctx, const Op &op, int depth = 0) {
   if (isDisplay(op))
     return true;
-  return op.is(OpKind::Call) && llvm::any_of(ctx.valuesOf(op.operand(0)), [](const Value &v) {
-           return isLazyWrapper(v) ||
-                  (v.kind == ValueKind::Qualified && v.text == "functools.partial");
-         });
+  if (op.is(OpKind::BinaryOp) && (op.text == "+" || op.text == "*"))
+    return llvm::any_of(op.operands, [](const Op *o) { return o && isDisplay(*o); });
+  if (!op.is(OpKind::Call))
+    return false;
+  return llvm::any_of(ctx.valuesOf(op.operand(0)), [&](const Value &v) {
+    if (v.kind == ValueKind::UserFunction || v.kind == ValueKind::Lambda)
+      return v.op && depth < 2 && returnsItsParameter(ctx, *v.op, depth + 1);
+    return isLazyWrapper(v) || isConstructor(v) ||
+           (v.kind == ValueKind::Qualified && v.text == "functools.partial");
+  });
+}
+
+/// Whether `op` holds its operands' items rather than the operands (`tuple(x)`
+/// copies x's items; `x + [1]` holds no `x`): only displays in them count.
+bool holdsItemsOnly(RuleContext &ctx, const Op &op) {
+  return op.is(OpKind::BinaryOp) ||
+         (op.is(OpKind::Call) && llvm::all_of(ctx.valuesOf(op.operand(0)), isConstructor));
 }
 
 /// The names whose values `op`, which keeps its operands, holds: through
-/// nested displays (`[(a[0],)]` holds `a`).
+/// nested displays and keepers (`[(a[0],)]` holds `a`).
 void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<const Symbol *> &held,
                int depth = 0) {
+  bool itemsOnly = holdsItemsOnly(ctx, op);
   for (size_t i = op.is(OpKind::Call) ? 1 : 0; i < op.operands.size(); ++i) {
     const Op *item = op.operand(i);
     if (item && (item->is(OpKind::Starred) || item->is(OpKind::Keyword)))
       item = item->operand(0);
     if (!item)
       continue;
-    if (depth < 4 && isDisplay(*item))
+    if (depth < 4 && (isDisplay(*item) || (item->is(OpKind::Call) && keepsOperands(ctx, *item))))
       heldRoots(ctx, *item, held, depth + 1);
-    else if (const Symbol *s = rootSymbol(ctx, item))
+    else if (const Symbol *s = itemsOnly ? nullptr : rootSymbol(ctx, item))
       held.push_back(s);
   }
+}
+
+bool isParameter(const Symbol *s) {
+  return s && llvm::any_of(s->bindings,
+                           [](const Binding &b) { return b.kind == Binding::Kind::Param; });
+}
+
+/// Whether a def or lambda returns what keeps one of its parameters.
+bool returnsItsParameter(RuleContext &ctx, const Op &fn, int depth) {
+  llvm::SmallVector<const Region *, 8> work;
+  for (const Region &r : fn.regions)
+    work.push_back(&r);
+  while (!work.empty()) {
+    for (const Op *op : work.pop_back_val()->ops) {
+      if (op->is(OpKind::FunctionDef) || op->is(OpKind::Lambda) || op->is(OpKind::ClassDef))
+        continue; // a nested scope's returns are its own
+      if (op->is(OpKind::Return) && op->operand(0) && keepsOperands(ctx, *op->operand(0), depth)) {
+        llvm::SmallVector<const Symbol *, 4> held;
+        heldRoots(ctx, *op->operand(0), held);
+        if (llvm::any_of(held, isParameter))
+          return true;
+      }
+      for (const Region &r : op->regions)
+        work.push_back(&r);
+    }
+  }
+  return false;
+}
+
+/// The target an assignment statement stores `value` in, when `value` is
+/// its value or an item of a display it unpacks (`o, _ = (o,), 0`).
+llvm::SmallVector<const Op *, 2> targetsOf(const Op &stmt, const Op &value) {
+  llvm::SmallVector<const Op *, 2> targets;
+  if (stmt.is(OpKind::AugAssign) && stmt.operand(1) == &value)
+    targets.push_back(stmt.operand(0));
+  if (!stmt.is(OpKind::Assign) || stmt.operands.empty())
+    return targets;
+  const Op *rhs = stmt.operands.back();
+  for (size_t t = 0; t + 1 < stmt.operands.size(); ++t) {
+    const Op *target = stmt.operand(t);
+    if (rhs == &value)
+      targets.push_back(target);
+    else if (rhs && target && isDisplay(*rhs) && isDisplay(*target) &&
+             rhs->operands.size() == target->operands.size())
+      for (size_t i = 0; i < rhs->operands.size(); ++i)
+        if (rhs->operand(i) == &value)
+          targets.push_back(target->operand(i));
+  }
+  return targets;
 }
 
 } // namespace
 
 /// Whether `op`, which keeps its operands, is what a loop stores again where
-/// it read one of them: `it = zip(it)`, `x = (x,)`, `a[0] = (a[0],)` or
-/// `s.append((s.pop(),))` nests once more at every turn, and a C walk of the
-/// result (`next`, `hash`) recurses once per level, past the end of the
-/// stack.
+/// it read one of them: `it = zip(it)`, `x = (x,)`, `a[0] = (a[0],)`,
+/// `o, _ = (o,), 0`, `o += (o,)`, `o = wrap(o)` nests once more at every
+/// turn, and a C walk of the result (`next`, `hash`) recurses once per
+/// level, past the end of the stack.
 bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
   if (!keepsOperands(ctx, op))
     return false;
@@ -147,14 +220,23 @@ bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
   heldRoots(ctx, op, held);
   if (held.empty() || !inLoopOver(ctx, op, nullptr))
     return false;
-  // Stored by an assignment...
-  const Op *stmt = statementOf(op);
-  if (stmt && stmt->is(OpKind::Assign) && !stmt->operands.empty() &&
-      stmt->operands.back() == &op)
-    for (size_t t = 0; t + 1 < stmt->operands.size(); ++t)
-      if (llvm::is_contained(held, rootSymbol(ctx, stmt->operand(t))))
+  // Stored by an assignment, or bound by `:=` (`[o := (o,) for _ in r]`).
+  if (const Op *stmt = statementOf(op))
+    for (const Op *target : targetsOf(*stmt, op))
+      if (llvm::is_contained(held, rootSymbol(ctx, target)))
         return true;
   return false;
+}
+
+bool walrusNestsInLoop(RuleContext &ctx, const Op &walrus) {
+  const Op *value = walrus.operand(0);
+  if (!value || !keepsOperands(ctx, *value))
+    return false;
+  llvm::SmallVector<const Symbol *, 4> held;
+  heldRoots(ctx, *value, held);
+  const ScopeTree &scopes = ctx.values.scopes();
+  const Symbol *bound = scopes.resolve(walrus.text, scopes.enclosingScope(&walrus)).symbol;
+  return bound && llvm::is_contained(held, bound) && inLoopOver(ctx, walrus, nullptr);
 }
 
 /// ...or handed to a method that stores it in the container it was read
@@ -177,6 +259,25 @@ bool storesItselfInLoop(RuleContext &ctx, const Op &call) {
       heldRoots(ctx, *a, held);
     if (llvm::is_contained(held, container))
       return inLoopOver(ctx, call, nullptr);
+  }
+  return false;
+}
+
+bool nestsByReduction(RuleContext &ctx, const Op &call) {
+  for (const Value &v : ctx.valuesOf(call.operand(0))) {
+    if (v.kind != ValueKind::Qualified ||
+        !isOneOf(v.text, {"functools.reduce", "itertools.accumulate"}))
+      continue;
+    bool reduce = v.text == "functools.reduce";
+    const Op *fn = argument(call, reduce ? 0 : 1, reduce ? "function" : "func");
+    const Op *items = argument(call, reduce ? 1 : 0, "iterable");
+    std::optional<double> n = iterableLength(ctx, items);
+    if (n && *n <= 1024)
+      continue;
+    for (const Value &f : fn ? ctx.valuesOf(fn) : ValueSet{})
+      if ((f.kind == ValueKind::UserFunction || f.kind == ValueKind::Lambda) && f.op &&
+          returnsItsParameter(ctx, *f.op, 0))
+        return true;
   }
   return false;
 }
