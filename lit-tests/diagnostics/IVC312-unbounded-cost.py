@@ -411,6 +411,9 @@ with model.trace("sets and dicts filled in one call"):
     h7 = set()
     h7.update(list(colliding))  # expected-remark {{fills a set or dict in one call}}
     h8 = set(*[colliding])  # expected-remark {{fills a set or dict in one call}}
+    grown = list(range(3))
+    grown.extend(colliding)  # a list bound once may have changed since
+    h9 = set(grown)  # expected-remark {{'set(grown)' fills a set or dict in one call}}
     h7.update(*[colliding])  # expected-remark {{fills a set or dict in one call}}
 
 

@@ -11,7 +11,8 @@
 // dict in one call only from items that cannot collide that way, or that
 // ivc counts below 2^12: a range, a string's characters or words, a set or
 // dict built already, a generator (Python code the deadline interrupts),
-// and lists, tuples, zips and enumerations of those.
+// and lists, tuples, zips and enumerations of those; through a name only
+// what nothing can have changed since (not a list: `xs.extend(...)`).
 // Comprehensions (`{x for x in xs}`) insert one item per bytecode, so the
 // deadline stops them as it stops any loop.
 //
@@ -64,15 +65,31 @@ bool alreadyHashed(RuleContext &ctx, const Op *op) {
 bool harmlessItems(RuleContext &ctx, const Op *op, int depth = 0) {
   if (!op || depth > 8)
     return false;
-  if (op->is(OpKind::GeneratorExp) || isRangeCall(ctx, op))
-    return true;
-  // str and bytes hash with a per-process random key.
+  // str and bytes hash with a per-process random key; a set or dict was
+  // hashed as it was filled, one item at a time or under this rule.
   if (allValues(ctx, op, ValueKind::Str) || alreadyHashed(ctx, op))
     return true;
-  if (std::optional<double> n = iterableLength(ctx, op); n && *n <= MaxBlindHashedItems)
+  if (op->is(OpKind::Name)) {
+    // Through a name only to a value nothing can change since: a list
+    // bound to it may have been extended (`xs.extend(colliding)`).
+    const Op *behind = onlyAssignedValue(ctx, op);
+    bool unchanged = behind && (behind->is(OpKind::Tuple) || behind->is(OpKind::GeneratorExp) ||
+                                isRangeCall(ctx, behind) ||
+                                isBuiltin(onlyCallee(ctx, behind),
+                                          {"tuple", "zip", "enumerate", "reversed", "iter"}));
+    return unchanged && harmlessItems(ctx, behind, depth + 1);
+  }
+  if (op->is(OpKind::GeneratorExp) || isRangeCall(ctx, op))
     return true;
-  if (const Op *behind = valueBehindNames(ctx, op); behind && behind != op)
-    return harmlessItems(ctx, behind, depth + 1);
+  // A display's items, or a repetition of one, are few whatever they are.
+  auto fewItems = [](const Op *d) {
+    return d && (d->is(OpKind::Tuple) || d->is(OpKind::List)) &&
+           d->operands.size() <= MaxBlindHashedItems &&
+           llvm::none_of(d->operands, [](const Op *o) { return o && o->is(OpKind::Starred); });
+  };
+  if (fewItems(op) ||
+      (op->is(OpKind::BinaryOp) && op->text == "*" && llvm::any_of(op->operands, fewItems)))
+    return true;
   const Value *callee = onlyCallee(ctx, op);
   if (!callee)
     return false;
