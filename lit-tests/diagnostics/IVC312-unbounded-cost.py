@@ -460,5 +460,12 @@ with model.trace("sizes given to functions that are no factories"):
     z5 = np.add.outer(np.ones(2**15), np.ones(2**15))  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
     z6 = np.random.bytes(2**32)  # expected-remark {{asks for length of 4294967296}}
     z7 = np.binary_repr(1, width=2**32)  # expected-remark {{asks for width of 4294967296}}
+    p1 = torch.ones(2**7, 2**7, 2**7, 2**6).nonzero()  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    p2 = torch.zeros(2**24).unbind()  # expected-remark {{'torch.zeros(2**24).unbind()' makes 16777216 tensors}}
+    p3 = list(torch.zeros(2**24))  # expected-remark {{makes 16777216 tensors}}
+    p4 = torch.zeros(2**27).tolist()  # expected-remark {{makes a Python object of each of 134217728 elements}}
+    p5 = torch.diag(torch.ones(2**16))  # expected-remark {{makes a tensor of 4294967296 elements from a vector}}
+    p6 = np.pad(np.ones(2), 2**31)  # expected-remark {{asks for pad_width of 2147483648}}
+    p7 = torch.zeros(64, 4096).unbind()[0] + torch.zeros(4096).split(64)[0].sum() + torch.diag(torch.ones(64)).sum() + len(torch.zeros(4096).tolist())
     z8 = h.tensor_split(3)[0] + torch.histc(h, bins=100) + F.interpolate(h, scale_factor=2.0) + torch.fft.rfft(h, n=1024).abs()
 

@@ -43,6 +43,7 @@ constexpr SizeArgument SizeArguments[] = {
     {"numpy.bincount", "minlength", 2, Wide},
     {"numpy.array_split", "indices_or_sections", 1, Objects},
     {"numpy.resize", "new_shape", 1, Wide},
+    {"numpy.pad", "pad_width", 1, Wide},
     {"numpy.zeros_like", "shape", -1, Wide},
     {"numpy.ones_like", "shape", -1, Wide},
     {"numpy.full_like", "shape", -1, Wide},

@@ -248,6 +248,45 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
   return std::nullopt;
 }
 
+/// The shape of the tensor `op` is, when a torch or numpy factory of a
+/// constant shape made it (directly or through names bound once).
+std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) {
+  op = valueBehindNames(ctx, op);
+  if (!op || !op->is(OpKind::Call))
+    return std::nullopt;
+  for (const Value &v : ctx.valuesOf(op->operand(0))) {
+    if (v.kind != ValueKind::Qualified)
+      continue;
+    std::string_view q = v.text;
+    std::vector<const Op *> dims;
+    if (isOneOf(q, {"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"})) {
+      dims = keywordArgument(*op, "size") ? std::vector<const Op *>{keywordArgument(*op, "size")}
+                                          : spread(*op);
+    } else if (isOneOf(q, {"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full",
+                           "torch.full"})) {
+      dims = {argument(*op, 0, q == "torch.full" ? "size" : "shape")};
+    } else if (isOneOf(q, {"torch.arange", "numpy.arange"})) {
+      std::optional<double> n = stepsOf(ctx, positionalArguments(*op), false);
+      if (!n)
+        return std::nullopt;
+      return std::vector<double>{*n};
+    } else {
+      continue;
+    }
+    if (dims.size() == 1)
+      if (std::optional<std::vector<const Op *>> d = shapeOf(ctx, dims[0]))
+        dims = *d;
+    std::vector<double> shape;
+    for (const Op *d : dims)
+      if (std::optional<double> n = product(ctx, {d}))
+        shape.push_back(*n);
+      else
+        return std::nullopt;
+    return shape;
+  }
+  return std::nullopt;
+}
+
 /// The elements of the tensors a sequence argument lists (`[a, b]`,
 /// `(t,) * n`), when every one is sized.
 std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth) {
@@ -322,6 +361,14 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   if (!self && isOneOf(f, {"cat", "concat", "concatenate", "stack", "hstack", "vstack",
                            "dstack", "column_stack", "row_stack", "array", "tensor"}))
     return listedElements(ctx, argument(call, 0, "tensors"), depth);
+  // Indices of every element (int64, one column per dimension: counted as
+  // four), and every bit of a byte array as a byte.
+  if (isOneOf(f, {"nonzero", "argwhere"}))
+    if (std::optional<double> a = sized(0))
+      return *a * 8;
+  if (f == "unpackbits")
+    if (std::optional<double> a = sized(0))
+      return *a * 2;
   if (isOneOf(f, {"diagflat", "diag_embed"})) // a vector's square
     if (std::optional<double> v = sized(0))
       return *v * *v;
@@ -390,6 +437,39 @@ struct MethodCall {
   }
 };
 
+/// Why a method that makes a Python object per row or element of a tensor
+/// a factory of constant shape made (`unbind`, `split`, `chunk`, `tolist`;
+/// `torch.zeros(2**24).unbind()` made 11 GB of tensor objects in one call),
+/// or a vector's square (`diag`), may make too many, if it may.
+std::optional<std::string> piecesCost(RuleContext &ctx, const MethodCall &mc) {
+  std::string_view m = mc.name;
+  if (!isOneOf(m, {"unbind", "split", "chunk", "tolist", "diag"}))
+    return std::nullopt;
+  std::optional<std::vector<double>> shape = factoryShape(ctx, mc.self);
+  if (!shape || shape->empty())
+    return std::nullopt;
+  double rows = shape->front(), elements = 1;
+  for (double d : *shape)
+    elements *= d;
+  if (m == "tolist" && elements > double(MaxElements))
+    return "makes a Python object of each of " + elementsText(elements, 1);
+  if (m == "diag" && shape->size() == 1 && rows * rows > MaxTensorElements)
+    return "makes a tensor of " + elementsText(rows * rows, 1) + " from a vector";
+  std::optional<double> pieces;
+  if (m == "unbind" && !mc.arg(0, "dim"))
+    pieces = rows;
+  if (m == "split" && !mc.arg(1, "dim"))
+    if (std::optional<double> size = numberValue(ctx, mc.arg(0, "split_size_or_sections"));
+        size && *size >= 1)
+      pieces = std::ceil(rows / *size);
+  if (m == "chunk" && !mc.arg(1, "dim"))
+    if (std::optional<double> n = numberValue(ctx, mc.arg(0, "chunks")))
+      pieces = std::min(*n, rows);
+  if (pieces && *pieces > double(1 << 16))
+    return "makes " + std::to_string(int64_t(*pieces)) + " tensors";
+  return std::nullopt;
+}
+
 /// Why a tensor method with constant sizes (`h.new_zeros(2**30)`,
 /// `h.expand(2**18, 8, 768)`, `t.repeat(16)` of a 2^27-element `t`) may
 /// allocate beyond the limit, if it may. The receiver's size is known only
@@ -434,6 +514,8 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
                                               std::to_string(int64_t(*times)) + " times")
                  : std::nullopt;
     n = *times * *receiver;
+  } else if (std::optional<std::string> why = piecesCost(ctx, mc)) {
+    return why;
   } else if (mc.self) {
     // The function forms list the receiver among their operands already.
     n = grownElements(ctx, mc.call, m, mc.skipped ? nullptr : mc.self, 0);
@@ -465,7 +547,8 @@ std::optional<MethodCall> asMethodCall(const Op &call, const Value &callee) {
     return MethodCall{call, "repeat_interleave", argument(call, 0, "a"), 1};
   if (name.starts_with("torch.Tensor.") ||
       isOneOf(name, {"torch.repeat_interleave", "torch.broadcast_to", "torch.tile", "numpy.tile",
-                     "numpy.broadcast_to"}))
+                     "numpy.broadcast_to", "torch.unbind", "torch.split", "torch.chunk",
+                     "torch.diag", "numpy.diag"}))
     return MethodCall{call, name.substr(name.rfind('.') + 1), argument(call, 0, "input"), 1};
   return std::nullopt;
 }
@@ -509,6 +592,9 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
   }
   if (std::optional<MethodCall> mc = asMethodCall(call, callee))
     return tensorMethodCost(ctx, *mc);
+  // `list(t)` and `tuple(t)` make a tensor of every row, as `unbind` does.
+  if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple"}))
+    return piecesCost(ctx, MethodCall{call, "unbind", argument(call, 0, "iterable"), 1});
   return std::nullopt;
 }
 
