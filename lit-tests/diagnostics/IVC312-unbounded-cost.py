@@ -414,6 +414,10 @@ with model.trace("sets and dicts filled in one call"):
     grown = list(range(3))
     grown.extend(colliding)  # a list bound once may have changed since
     h9 = set(grown)  # expected-remark {{'set(grown)' fills a set or dict in one call}}
+    table = {}
+    table |= zip(colliding, colliding)  # expected-remark {{'table |= zip(colliding, colliding)' fills a set or dict in one call}}
+    mask = model.transformer.h[0].output[0] > 0
+    mask |= model.transformer.h[0].output[0] < -1
     h7.update(*[colliding])  # expected-remark {{fills a set or dict in one call}}
 
 

@@ -537,6 +537,8 @@ void checkCost(Op &op, RuleContext &ctx) {
       report(ctx, op, NestsInLoop);
     return;
   case OpKind::AugAssign: {
+    if (std::optional<std::string> why = augmentedHashingCost(ctx, op))
+      return report(ctx, op, *why);
     checkBinary(op, ctx);
     const Symbol *list = symbolOf(ctx, op.operand(0));
     if (list && isOneOf(op.text, {"+=", "*="}) && inLoopOver(ctx, op, list))

@@ -226,6 +226,8 @@ std::optional<std::string> hashingCost(RuleContext &ctx, const ir::Op &call,
                                        const Value &callee);
 /// The same for a set display's unpacked items (`{*xs}`).
 std::optional<std::string> unpackedHashingCost(RuleContext &ctx, const ir::Op &set);
+/// The same for `d |= pairs`.
+std::optional<std::string> augmentedHashingCost(RuleContext &ctx, const ir::Op &op);
 
 // TensorCost.cpp
 /// Why a torch factory or tensor method call of constant sizes (`callee`)

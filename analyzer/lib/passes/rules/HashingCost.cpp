@@ -184,6 +184,15 @@ std::optional<std::string> hashingCost(RuleContext &ctx, const Op &call, const V
   }
 }
 
+std::optional<std::string> augmentedHashingCost(RuleContext &ctx, const Op &op) {
+  // `d |= pairs` updates a dict from any iterable of pairs, in one call.
+  const Op *items = op.operand(1);
+  if (op.text != "|=" || !items || allTensors(ctx, items) || notIterable(ctx, items) ||
+      harmlessKeys(ctx, items))
+    return std::nullopt;
+  return std::string(Quadratic);
+}
+
 std::optional<std::string> unpackedHashingCost(RuleContext &ctx, const Op &set) {
   for (const Op *item : set.operands)
     if (item && item->is(OpKind::Starred) && !harmlessItems(ctx, item->operand(0)))
