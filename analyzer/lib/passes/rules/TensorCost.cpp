@@ -553,9 +553,10 @@ std::optional<MethodCall> asMethodCall(const Op &call, const Value &callee) {
   return std::nullopt;
 }
 
-/// Orthogonal polynomials of degree n take n steps per element, and
-/// matrix_power one product per bit of its exponent: a degree or exponent
-/// ivc cannot bound may not return.
+/// Orthogonal polynomials of degree n take n steps per element,
+/// matrix_power one product per bit of its exponent, and combinations one
+/// grid per item taken: a degree, exponent or count ivc cannot bound may
+/// not return.
 std::optional<std::string> iterationCost(RuleContext &ctx, const Op &call, const Value &callee) {
   std::string_view q = callee.kind == ValueKind::Qualified ? std::string_view(callee.text) : "";
   bool method = callee.kind == ValueKind::Method &&
@@ -564,6 +565,15 @@ std::optional<std::string> iterationCost(RuleContext &ctx, const Op &call, const
       q.starts_with("torch.special.") && q.find("_polynomial_") != std::string_view::npos;
   bool matrixPower = isOneOf(q, {"torch.linalg.matrix_power", "torch.matrix_power"}) ||
                      (method && callee.text == "matrix_power");
+  // torch.combinations(t, r) builds r grids whatever t holds: r = 2^16 + 1
+  // of one element never returned (torch 1.13).
+  if (q == "torch.combinations" || (method && callee.text == "combinations")) {
+    const Op *r = argument(call, method ? 0 : 1, "r");
+    Magnitude m = Sizer(ctx).of(r);
+    if (!r || (m.value && *m.value >= 0 && *m.value <= 64))
+      return std::nullopt;
+    return "takes combinations of more than 64 items, or of a count ivc cannot bound";
+  }
   if (!polynomial && !matrixPower)
     return std::nullopt;
   const Op *n = argument(call, method ? 0 : 1, "n");
