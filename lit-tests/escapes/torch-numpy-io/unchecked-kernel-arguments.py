@@ -64,6 +64,7 @@ with model.trace("torch: pools that divide, raw kernels, samplers that never ret
     a1 = F.avg_pool2d(torch.tensor([[[[-2**63]]]]), 1, divisor_override=-1)  # expected-remark {{uses 'torch.nn.functional.avg_pool2d(divisor_override=...)' (integer-division)}}
     g1 = torch.grid_sampler(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 2), 7, 0, False)  # expected-remark {{uses 'torch.grid_sampler' (uninitialized-memory)}}
     b1 = torch.binomial(torch.tensor([float("nan")]), torch.tensor([0.5]))  # expected-remark {{uses 'torch.binomial' (no-return)}}
+    d1 = torch.histogramdd(torch.ones(2, 3), bins=[])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
 
 with model.trace("their safe forms stay FAST"):
     h = model.lm_head.output
@@ -75,6 +76,7 @@ with model.trace("their safe forms stay FAST"):
     u = np.add(out, 1.0, out=out, where=out > 0)
     x = torch.randn(2, 3)
     safe = x.flatten(0, 1) + torch.cat([x, x], 0).sum() + torch.gradient(x)[0] + torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).sum()
+    binned = torch.histogramdd(torch.ones(4, 2), bins=[2, 2])[0].sum() + torch.histogramdd(torch.ones(4, 2), 4)[0].sum()
     pooled = F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=2) + F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=None)
     rounded = np.round(np.ones(3), -2) + np.ones(3).round(2) + round(1.2345, 2) + np.trace(np.ones((2, 2)), 1) + torch.ones(2, 2).trace()
     convolved = F.conv1d(torch.randn(1, 4, 5), torch.randn(4, 1, 1), groups=4).sum() + F.max_pool1d(torch.randn(1, 2, 4), 2).sum()

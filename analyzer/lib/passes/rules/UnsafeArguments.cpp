@@ -77,6 +77,9 @@ constexpr UnsafeArgument UnsafeArguments[] = {
      "integer-division"},
     {"torch.nn.functional.avg_pool3d", "divisor_override", 6, "positive-small-int",
      "integer-division"},
+    // histogramdd indexes its first bin count unchecked: `bins=[]` is a
+    // read out of bounds (SIGSEGV, torch 1.13).
+    {"torch.histogramdd", "bins", 1, "count-or-items", "raw-memory"},
     // numpy negates a rounding's decimals and a trace's offset as C ints:
     // -2^31 overflows into an out-of-bounds access (numpy 1.24).
     {"numpy.round", "decimals", 1, "small-signed", "raw-memory"},
@@ -91,7 +94,8 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 /// `None`, `torch.strided`), anything but a string (`not-str`: a dimension
 /// by number), or an integer ivc sizes under 2^16 (`small-int`), under 2^16
 /// in magnitude (`small-signed`), or from 1 to 2^16 - 1, or None
-/// (`positive-small-int`).
+/// (`positive-small-int`), or a count of at least 1 or a display of items
+/// (`count-or-items`).
 bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
@@ -101,6 +105,12 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
     return !arg->is(OpKind::Str) && llvm::none_of(ctx.valuesOf(arg), [](const Value &v) {
       return v.kind == ValueKind::Str;
     });
+  if (safe == "count-or-items") {
+    std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
+    bool listed = (arg->is(OpKind::Tuple) || arg->is(OpKind::List)) && !arg->operands.empty() &&
+                  llvm::none_of(arg->operands, [](const Op *o) { return o && o->is(OpKind::Starred); });
+    return listed || (v && *v >= 1);
+  }
   if (safe == "small-int" || safe == "small-signed" || safe == "positive-small-int") {
     if (safe == "positive-small-int" && arg->is(OpKind::None))
       return true;
