@@ -65,6 +65,10 @@ with model.trace("torch: pools that divide, raw kernels, samplers that never ret
     g1 = torch.grid_sampler(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 2), 7, 0, False)  # expected-remark {{uses 'torch.grid_sampler' (uninitialized-memory)}}
     b1 = torch.binomial(torch.tensor([float("nan")]), torch.tensor([0.5]))  # expected-remark {{uses 'torch.binomial' (no-return)}}
     d1 = torch.histogramdd(torch.ones(2, 3), bins=[])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
+    s1 = torch.ones(2, 3).sum_to_size(-2**63)  # expected-remark {{uses 'torch.Tensor.sum_to_size' (raw-memory)}}
+    c1 = torch.convolution(torch.ones(1, 1, 4, 4), torch.ones(1, 1, 4, 4), None, [1, 1], (1, 2**63 - 1), [1, 1], False, [0, 0], 1)  # expected-remark {{uses 'torch.convolution' (raw-memory)}}
+    e1 = F.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="mean", padding_idx=2)  # expected-remark {{uses 'torch.nn.functional.embedding_bag(padding_idx=...)' (raw-memory)}}
+    f1 = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=2**32)  # expected-remark {{uses 'torch.nn.functional.fold(kernel_size=...)' (raw-memory)}}
 
 with model.trace("their safe forms stay FAST"):
     h = model.lm_head.output
@@ -76,6 +80,7 @@ with model.trace("their safe forms stay FAST"):
     u = np.add(out, 1.0, out=out, where=out > 0)
     x = torch.randn(2, 3)
     safe = x.flatten(0, 1) + torch.cat([x, x], 0).sum() + torch.gradient(x)[0] + torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).sum()
+    folded = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=(2, 2)).sum() + F.unfold(torch.ones(1, 1, 4, 4), 2).sum()
     binned = torch.histogramdd(torch.ones(4, 2), bins=[2, 2])[0].sum() + torch.histogramdd(torch.ones(4, 2), 4)[0].sum()
     pooled = F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=2) + F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=None)
     rounded = np.round(np.ones(3), -2) + np.ones(3).round(2) + round(1.2345, 2) + np.trace(np.ones((2, 2)), 1) + torch.ones(2, 2).trace()

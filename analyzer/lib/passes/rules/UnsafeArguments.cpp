@@ -68,7 +68,6 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.conv_transpose1d", "groups", 6, "small-int", "raw-memory"},
     {"torch.conv_transpose2d", "groups", 6, "small-int", "raw-memory"},
     {"torch.conv_transpose3d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.convolution", "groups", 8, "small-int", "raw-memory"},
     {"torch.nn.functional.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
     {"torch.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
     // An average pool divides integer sums by divisor_override: -1 traps on
@@ -77,6 +76,11 @@ constexpr UnsafeArgument UnsafeArguments[] = {
      "integer-division"},
     {"torch.nn.functional.avg_pool3d", "divisor_override", 6, "positive-small-int",
      "integer-division"},
+    // fold's kernel size wraps and divides by zero (SIGFPE); an embedding
+    // bag's padding index with empty offsets reads out of bounds (SIGSEGV).
+    {"torch.nn.functional.fold", "kernel_size", 2, "small-ints", "raw-memory"},
+    {"torch.nn.functional.unfold", "kernel_size", 1, "small-ints", "raw-memory"},
+    {"torch.nn.functional.embedding_bag", "padding_idx", 10, "None", "raw-memory"},
     // histogramdd indexes its first bin count unchecked: `bins=[]` is a
     // read out of bounds (SIGSEGV, torch 1.13).
     {"torch.histogramdd", "bins", 1, "count-or-items", "raw-memory"},
@@ -94,8 +98,8 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 /// `None`, `torch.strided`), anything but a string (`not-str`: a dimension
 /// by number), or an integer ivc sizes under 2^16 (`small-int`), under 2^16
 /// in magnitude (`small-signed`), or from 1 to 2^16 - 1, or None
-/// (`positive-small-int`), or a count of at least 1 or a display of items
-/// (`count-or-items`).
+/// (`positive-small-int`), such an int or a display of them (`small-ints`),
+/// or a count of at least 1 or a display of items (`count-or-items`).
 bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
@@ -105,6 +109,13 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
     return !arg->is(OpKind::Str) && llvm::none_of(ctx.valuesOf(arg), [](const Value &v) {
       return v.kind == ValueKind::Str;
     });
+  if (safe == "small-ints") { // `3` or `(3, 3)`
+    if (arg->is(OpKind::Tuple) || arg->is(OpKind::List))
+      return !arg->operands.empty() && llvm::all_of(arg->operands, [&](const Op *o) {
+        return o && isSafeForm(ctx, o, "small-int");
+      });
+    return isSafeForm(ctx, arg, "small-int");
+  }
   if (safe == "count-or-items") {
     std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
     bool listed = (arg->is(OpKind::Tuple) || arg->is(OpKind::List)) && !arg->operands.empty() &&
