@@ -69,6 +69,11 @@ with model.trace("torch: pools that divide, raw kernels, samplers that never ret
     c1 = torch.convolution(torch.ones(1, 1, 4, 4), torch.ones(1, 1, 4, 4), None, [1, 1], (1, 2**63 - 1), [1, 1], False, [0, 0], 1)  # expected-remark {{uses 'torch.convolution' (raw-memory)}}
     e1 = F.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="mean", padding_idx=2)  # expected-remark {{uses 'torch.nn.functional.embedding_bag(padding_idx=...)' (raw-memory)}}
     f1 = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=2**32)  # expected-remark {{uses 'torch.nn.functional.fold(kernel_size=...)' (raw-memory)}}
+    d2 = torch.histogramdd(torch.ones(4, 4), bins=[3, 3])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
+    c2 = F.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2), padding=2**63 - 1)  # expected-remark {{uses 'torch.nn.functional.conv1d(padding=...)' (raw-memory)}}
+    e2 = F.embedding_bag(torch.tensor([1]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="max")  # expected-remark {{uses 'torch.nn.functional.embedding_bag(mode=...)' (raw-memory)}}
+    m2 = torch.median(torch.ones(1, 768).expand(2**16, 768), dim=0)  # expected-remark {{uses 'torch.median(dim=...)' (raw-memory)}}
+    t2 = torch.fft.fftn(torch.ones(4, 4), dim=[])  # expected-remark {{uses 'torch.fft.fftn(dim=...)' (uninitialized-memory)}}
 
 with model.trace("their safe forms stay FAST"):
     h = model.lm_head.output
@@ -81,7 +86,8 @@ with model.trace("their safe forms stay FAST"):
     x = torch.randn(2, 3)
     safe = x.flatten(0, 1) + torch.cat([x, x], 0).sum() + torch.gradient(x)[0] + torch.pixel_shuffle(torch.randn(1, 4, 2, 2), 2).sum()
     folded = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=(2, 2)).sum() + F.unfold(torch.ones(1, 1, 4, 4), 2).sum()
-    binned = torch.histogramdd(torch.ones(4, 2), bins=[2, 2])[0].sum() + torch.histogramdd(torch.ones(4, 2), 4)[0].sum()
+    binned = torch.histogramdd(torch.ones(4, 2), 4)[0].sum() + torch.fft.fftn(torch.ones(2, 2), dim=(0, 1)).abs().sum() + torch.ones(3, 2).median()
+    padded = F.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2), padding="same").sum() + F.conv2d(torch.ones(1, 1, 4, 4), torch.ones(1, 1, 2, 2), padding=(1, 1)).sum()
     pooled = F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=2) + F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=None)
     rounded = np.round(np.ones(3), -2) + np.ones(3).round(2) + round(1.2345, 2) + np.trace(np.ones((2, 2)), 1) + torch.ones(2, 2).trace()
     convolved = F.conv1d(torch.randn(1, 4, 5), torch.randn(4, 1, 1), groups=4).sum() + F.max_pool1d(torch.randn(1, 2, 4), 2).sum()

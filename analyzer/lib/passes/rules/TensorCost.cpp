@@ -443,6 +443,13 @@ struct MethodCall {
 /// or a vector's square (`diag`), may make too many, if it may.
 std::optional<std::string> piecesCost(RuleContext &ctx, const MethodCall &mc) {
   std::string_view m = mc.name;
+  // Other spellings of the same splits.
+  if (isOneOf(m, {"split_copy", "unsafe_split"}))
+    m = "split";
+  else if (m == "unbind_copy")
+    m = "unbind";
+  else if (isOneOf(m, {"unsafe_chunk", "hsplit", "vsplit", "tensor_split"}))
+    m = "chunk";
   if (!isOneOf(m, {"unbind", "split", "chunk", "tolist", "diag"}))
     return std::nullopt;
   std::optional<std::vector<double>> shape = factoryShape(ctx, mc.self);
@@ -548,7 +555,8 @@ std::optional<MethodCall> asMethodCall(const Op &call, const Value &callee) {
   if (name.starts_with("torch.Tensor.") ||
       isOneOf(name, {"torch.repeat_interleave", "torch.broadcast_to", "torch.tile", "numpy.tile",
                      "numpy.broadcast_to", "torch.unbind", "torch.split", "torch.chunk",
-                     "torch.diag", "numpy.diag"}))
+                     "torch.diag", "numpy.diag", "torch.split_copy", "torch.unsafe_split",
+                     "torch.unbind_copy", "torch.unsafe_chunk", "torch.hsplit", "torch.vsplit"}))
     return MethodCall{call, name.substr(name.rfind('.') + 1), argument(call, 0, "input"), 1};
   return std::nullopt;
 }

@@ -83,7 +83,21 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.nn.functional.embedding_bag", "padding_idx", 10, "None", "raw-memory"},
     // histogramdd indexes its first bin count unchecked: `bins=[]` is a
     // read out of bounds (SIGSEGV, torch 1.13).
-    {"torch.histogramdd", "bins", 1, "count-or-items", "raw-memory"},
+    {"torch.histogramdd", "bins", 1, "count", "raw-memory"},
+    // A padding of 2^63 - 1 overflows the output size (SIGSEGV).
+    {"torch.nn.functional.conv1d", "padding", 4, "small-ints-or-str", "raw-memory"},
+    {"torch.nn.functional.conv2d", "padding", 4, "small-ints-or-str", "raw-memory"},
+    {"torch.nn.functional.conv3d", "padding", 4, "small-ints-or-str", "raw-memory"},
+    {"torch.conv1d", "padding", 4, "small-ints-or-str", "raw-memory"},
+    {"torch.conv2d", "padding", 4, "small-ints-or-str", "raw-memory"},
+    {"torch.conv3d", "padding", 4, "small-ints-or-str", "raw-memory"},
+    // The max of an empty bag reads out of bounds; offsets are data.
+    {"torch.nn.functional.embedding_bag", "mode", 6, "not max", "raw-memory"},
+    // Along an expanded (stride 0) dimension the median reads past the data.
+    {"torch.median", "dim", 1, "None", "raw-memory"},
+    {"median", "dim", 0, "None", "raw-memory"},
+    {"torch.nanmedian", "dim", 1, "None", "raw-memory"},
+    {"nanmedian", "dim", 0, "None", "raw-memory"},
     // numpy negates a rounding's decimals and a trace's offset as C ints:
     // -2^31 overflows into an out-of-bounds access (numpy 1.24).
     {"numpy.round", "decimals", 1, "small-signed", "raw-memory"},
@@ -99,7 +113,9 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 /// by number), or an integer ivc sizes under 2^16 (`small-int`), under 2^16
 /// in magnitude (`small-signed`), or from 1 to 2^16 - 1, or None
 /// (`positive-small-int`), such an int or a display of them (`small-ints`),
-/// or a count of at least 1 or a display of items (`count-or-items`).
+/// or a string (`small-ints-or-str`), a count of at least 1 (`count`), a
+/// known string other than X (`not X`), or None, a number or a non-empty
+/// display (`items-or-none`).
 bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
@@ -116,12 +132,17 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
       });
     return isSafeForm(ctx, arg, "small-int");
   }
-  if (safe == "count-or-items") {
+  if (safe == "count") {
     std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
-    bool listed = (arg->is(OpKind::Tuple) || arg->is(OpKind::List)) && !arg->operands.empty() &&
-                  llvm::none_of(arg->operands, [](const Op *o) { return o && o->is(OpKind::Starred); });
-    return listed || (v && *v >= 1);
+    return v && *v >= 1;
   }
+  if (safe == "small-ints-or-str") // `padding="same"`
+    return knownString(ctx, arg) || isSafeForm(ctx, arg, "small-ints");
+  if (safe.starts_with("not ")) // a known string other than the one named
+    return knownString(ctx, arg) && *knownString(ctx, arg) != safe.substr(4);
+  if (safe == "items-or-none") // None, a number, or a display of at least one
+    return arg->is(OpKind::None) || cost::Sizer(ctx).of(arg).value ||
+           ((arg->is(OpKind::Tuple) || arg->is(OpKind::List)) && !arg->operands.empty());
   if (safe == "small-int" || safe == "small-signed" || safe == "positive-small-int") {
     if (safe == "positive-small-int" && arg->is(OpKind::None))
       return true;
@@ -166,6 +187,14 @@ void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
   }
   if (callee.kind != ValueKind::Qualified)
     return;
+  // The 2-D and n-D FFTs given no dimensions (`s=[]`, `dim=[]`) return
+  // memory they never wrote (torch 1.13).
+  if (llvm::StringRef fft(callee.text.data(), callee.text.size());
+      fft.consume_front("torch.fft.") && (fft.ends_with("fft2") || fft.ends_with("fftn")))
+    for (auto [keyword, position] : {std::pair{"s", 1}, std::pair{"dim", 2}})
+      if (const Op *a = argument(call, size_t(position), keyword);
+          a && !isSafeForm(ctx, a, "items-or-none"))
+        return report(ctx, call, name() + "(" + keyword + "=...)", "uninitialized-memory");
   if (callee.text.starts_with("torch."))
     if (const Op *layout = keywordArgument(call, "layout");
         layout && !isSafeForm(ctx, layout, "torch.strided"))
