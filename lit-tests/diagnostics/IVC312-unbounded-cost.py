@@ -471,6 +471,8 @@ with model.trace("sizes given to functions that are no factories"):
     p5 = torch.diag(torch.ones(2**16))  # expected-remark {{makes a tensor of 4294967296 elements from a vector}}
     p6 = np.pad(np.ones(2), 2**31)  # expected-remark {{asks for pad_width of 2147483648}}
     p9 = torch.vander(h[0, 0, :1], N=2**31) + torch.special.multigammaln(h, p=2**18)  # expected-remark {{asks for N of 2147483648}} expected-remark {{asks for p of 262144}}
+    q1 = F.adaptive_avg_pool1d(h, 2**30) + torch.diag(h[0], 2**20)  # expected-remark {{asks for output_size of 1073741824}} expected-remark {{asks for diagonal of 1048576}}
+    q2 = torch.expand_copy(h, (2**18, 5, 768))  # expected-remark {{makes a tensor of 1006632960 elements}}
     p8 = torch.combinations(torch.ones(1), r=2**16 + 1)  # expected-remark {{takes combinations of more than 64 items, or of a count ivc cannot bound}}
     p7 = torch.zeros(64, 4096).unbind()[0] + torch.zeros(4096).split(64)[0].sum() + torch.diag(torch.ones(64)).sum() + len(torch.zeros(4096).tolist())
     z8 = h.tensor_split(3)[0] + torch.histc(h, bins=100) + F.interpolate(h, scale_factor=2.0) + torch.fft.rfft(h, n=1024).abs()

@@ -490,7 +490,7 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
                                           : shapeElements(ctx, mc.dims());
   else if (m == "new_full")
     n = shapeElements(ctx, {mc.arg(0, "size")});
-  else if (isOneOf(m, {"expand", "broadcast_to"})) {
+  else if (isOneOf(m, {"expand", "expand_copy", "broadcast_to"})) {
     // -1 keeps the receiver's size there: counted as the whole receiver
     // when ivc sizes it (`t.unsqueeze(0).expand(2**16, -1)`), else as 1.
     std::vector<const Op *> dims;
@@ -556,7 +556,8 @@ std::optional<MethodCall> asMethodCall(const Op &call, const Value &callee) {
       isOneOf(name, {"torch.repeat_interleave", "torch.broadcast_to", "torch.tile", "numpy.tile",
                      "numpy.broadcast_to", "torch.unbind", "torch.split", "torch.chunk",
                      "torch.diag", "numpy.diag", "torch.split_copy", "torch.unsafe_split",
-                     "torch.unbind_copy", "torch.unsafe_chunk", "torch.hsplit", "torch.vsplit"}))
+                     "torch.unbind_copy", "torch.unsafe_chunk", "torch.hsplit", "torch.vsplit",
+                     "torch.expand_copy"}))
     return MethodCall{call, name.substr(name.rfind('.') + 1), argument(call, 0, "input"), 1};
   return std::nullopt;
 }

@@ -91,6 +91,9 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.conv1d", "padding", 4, "small-ints-or-str", "raw-memory"},
     {"torch.conv2d", "padding", 4, "small-ints-or-str", "raw-memory"},
     {"torch.conv3d", "padding", 4, "small-ints-or-str", "raw-memory"},
+    {"torch.nn.functional.conv1d", "dilation", 5, "small-ints", "raw-memory"},
+    {"torch.nn.functional.conv2d", "dilation", 5, "small-ints", "raw-memory"},
+    {"torch.nn.functional.conv3d", "dilation", 5, "small-ints", "raw-memory"},
     // The max of an empty bag reads out of bounds; offsets are data.
     {"torch.nn.functional.embedding_bag", "mode", 6, "not max", "raw-memory"},
     // Along an expanded (stride 0) dimension the median reads past the data.
