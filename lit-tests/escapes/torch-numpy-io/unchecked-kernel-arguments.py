@@ -71,6 +71,8 @@ with model.trace("torch: pools that divide, raw kernels, samplers that never ret
     f1 = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=2**32)  # expected-remark {{uses 'torch.nn.functional.fold(kernel_size=...)' (raw-memory)}}
     d2 = torch.histogramdd(torch.ones(4, 4), bins=[3, 3])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
     c2 = F.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2), padding=2**63 - 1)  # expected-remark {{uses 'torch.nn.functional.conv1d(padding=...)' (raw-memory)}}
+    c3 = torch.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2), padding=2**63 - 1)  # expected-remark {{uses 'torch.conv1d(padding=...)' (raw-memory)}}
+    c4 = torch.conv2d(torch.ones(1, 2, 4, 4), torch.ones(1, 2, 4, 4), groups=2**32)  # expected-remark {{uses 'torch.conv2d(groups=...)' (raw-memory)}}
     e2 = F.embedding_bag(torch.tensor([1]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="max")  # expected-remark {{uses 'torch.nn.functional.embedding_bag(mode=...)' (raw-memory)}}
     m2 = torch.median(torch.ones(1, 768).expand(2**16, 768), dim=0)  # expected-remark {{uses 'torch.median(dim=...)' (raw-memory)}}
     t2 = torch.fft.fftn(torch.ones(4, 4), dim=[])  # expected-remark {{uses 'torch.fft.fftn(dim=...)' (uninitialized-memory)}}

@@ -18,8 +18,16 @@ using namespace ir;
 
 namespace {
 
+/// Functions `torch.nn.functional.f` whose `torch.f` takes the same
+/// arguments: an entry for one stands for both. (Not `embedding_bag`: torch's
+/// is the raw kernel, positioned otherwise.)
+bool alsoInTorch(std::string_view f) {
+  return isOneOf(f, {"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                     "conv_transpose3d", "pixel_shuffle", "pixel_unshuffle", "max_pool1d"});
+}
+
 struct UnsafeArgument {
-  std::string_view callee;  // qualified name, or a method name on a tensor
+  std::string_view callee; // qualified name (see alsoInTorch), or a tensor method's name
   std::string_view keyword; // also accepted at `position` when >= 0
   int position;
   std::string_view safe;     // the safe form (isSafeForm)
@@ -44,9 +52,7 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     // are not checked against the input.
     {"torch.gradient", "spacing", -1, "None", "raw-memory"},
     {"torch.nn.functional.multi_margin_loss", "weight", 4, "None", "raw-memory"},
-    {"torch.pixel_shuffle", "upscale_factor", 1, "small-int", "raw-memory"},
     {"torch.nn.functional.pixel_shuffle", "upscale_factor", 1, "small-int", "raw-memory"},
-    {"torch.pixel_unshuffle", "downscale_factor", 1, "small-int", "raw-memory"},
     {"torch.nn.functional.pixel_unshuffle", "downscale_factor", 1, "small-int", "raw-memory"},
     {"torch.nn.functional.fractional_max_pool2d", "_random_samples", -1, "None", "raw-memory"},
     {"torch.nn.functional.fractional_max_pool3d", "_random_samples", -1, "None", "raw-memory"},
@@ -62,14 +68,7 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.nn.functional.conv_transpose1d", "groups", 6, "small-int", "raw-memory"},
     {"torch.nn.functional.conv_transpose2d", "groups", 6, "small-int", "raw-memory"},
     {"torch.nn.functional.conv_transpose3d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.conv1d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.conv2d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.conv3d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.conv_transpose1d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.conv_transpose2d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.conv_transpose3d", "groups", 6, "small-int", "raw-memory"},
     {"torch.nn.functional.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
-    {"torch.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
     // An average pool divides integer sums by divisor_override: -1 traps on
     // the minimum (SIGFPE), as integer division does.
     {"torch.nn.functional.avg_pool2d", "divisor_override", 6, "positive-small-int",
@@ -88,9 +87,6 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.nn.functional.conv1d", "padding", 4, "small-ints-or-str", "raw-memory"},
     {"torch.nn.functional.conv2d", "padding", 4, "small-ints-or-str", "raw-memory"},
     {"torch.nn.functional.conv3d", "padding", 4, "small-ints-or-str", "raw-memory"},
-    {"torch.conv1d", "padding", 4, "small-ints-or-str", "raw-memory"},
-    {"torch.conv2d", "padding", 4, "small-ints-or-str", "raw-memory"},
-    {"torch.conv3d", "padding", 4, "small-ints-or-str", "raw-memory"},
     {"torch.nn.functional.conv1d", "dilation", 5, "small-ints", "raw-memory"},
     {"torch.nn.functional.conv2d", "dilation", 5, "small-ints", "raw-memory"},
     {"torch.nn.functional.conv3d", "dilation", 5, "small-ints", "raw-memory"},
@@ -180,8 +176,13 @@ void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
   auto name = [&] {
     return method ? "torch.Tensor." + std::string(callee.text) : std::string(callee.text);
   };
+  constexpr std::string_view Functional = "torch.nn.functional.";
   for (const UnsafeArgument &u : UnsafeArguments) {
-    if (u.callee != callee.text || method != (u.callee.find('.') == std::string_view::npos))
+    bool named = u.callee == callee.text ||
+                 (!method && u.callee.starts_with(Functional) && callee.text.starts_with("torch.") &&
+                  u.callee.substr(Functional.size()) == callee.text.substr(6) &&
+                  alsoInTorch(callee.text.substr(6)));
+    if (!named || method != (u.callee.find('.') == std::string_view::npos))
       continue;
     const Op *arg = u.position >= 0 ? argument(call, size_t(u.position), u.keyword)
                                     : keywordArgument(call, u.keyword);
