@@ -7,10 +7,12 @@ Two parts:
     host's refusal of hostile cuda descriptors.
   - OnGpu needs a CUDA device and skips with "no CUDA device: <reason>"
     otherwise: FAST and ISOLATE must give bit-identical results for a model
-    on the GPU (read, swap, in-place, multi-invoke).
+    on the GPU (read, swap, in-place, multi-invoke). With IVC_REQUIRE_CUDA=1
+    (tools/gpu/check sets it on a GPU machine) a missing device fails instead.
 """
 
 import gc
+import os
 import unittest
 
 import torch
@@ -145,11 +147,11 @@ class WithoutGpu(unittest.TestCase):
 
 
 class OnGpu(unittest.TestCase):
-    """Not run in the session that wrote it (no GPU there)."""
-
     @classmethod
     def setUpClass(cls):
         why = cuda_unavailable()
+        if why and os.environ.get("IVC_REQUIRE_CUDA") == "1":
+            raise AssertionError(f"IVC_REQUIRE_CUDA=1 but no CUDA device: {why}")
         if why:
             raise unittest.SkipTest(f"no CUDA device: {why}")
         cls.rt = ivc.Runtime(ivc.SandboxConfig(transport="cuda-ipc",

@@ -1,0 +1,8 @@
+# Answers find_package(LLVM 16) for the stub beside this file.
+set(PACKAGE_VERSION 16)
+if(PACKAGE_FIND_VERSION_MAJOR EQUAL 16)
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION VERSION_EQUAL 16)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
