@@ -3,11 +3,15 @@
 // Installed before lockdown, inert until user code runs: then every audit
 // event is judged by the policy (audit/AuditPolicy.cpp) and a blocked one
 // becomes a PermissionError before the action reaches the kernel filter.
+// Garbage collections on the worker's own thread count as user code too:
+// their finalizers are user objects' as often as not.
 //
 //===----------------------------------------------------------------------===//
 #include "AuditHook.h"
 
 #include "audit/UserCode.h"
+
+#include <string_view>
 
 namespace ivc::runtime::worker {
 
@@ -20,6 +24,48 @@ int g_userDepth = 0;
 // raises no audit event when a thread starts, so user code can start one
 // that outlives its job: every other thread counts as user code, always.
 unsigned long g_trustedThread = 0;
+
+// A collection on the trusted thread runs finalizers (__del__, weakref
+// callbacks) of whatever became garbage, user objects as often as not,
+// wherever the collector happens to start: it counts as user code. The
+// genuine "stop" comes from the collector with the frame that was current
+// at "start"; a finalizer calling this callback itself has its own frame on
+// top, and cannot end the collection's user-code status early.
+bool g_collecting = false;
+PyFrameObject *g_collectionFrame = nullptr; // compared, never dereferenced
+
+PyObject *gcPhase(PyObject *, PyObject *args) {
+  const char *phase;
+  PyObject *info;
+  if (!PyArg_ParseTuple(args, "sO", &phase, &info))
+    return nullptr;
+  if (PyThread_get_thread_ident() != g_trustedThread)
+    Py_RETURN_NONE;
+  PyFrameObject *frame = PyEval_GetFrame();
+  if (std::string_view(phase) == "start" && !g_collecting) {
+    g_collecting = true;
+    g_collectionFrame = frame;
+    ++g_userDepth;
+  } else if (std::string_view(phase) == "stop" && g_collecting && frame == g_collectionFrame) {
+    g_collecting = false;
+    --g_userDepth;
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef GcPhaseDef = {"ivc_collection_is_user_code", gcPhase, METH_VARARGS,
+                          "gc callback: collections on the worker's thread run as user code."};
+
+bool watchCollections() {
+  PyObject *gc = PyImport_ImportModule("gc");
+  PyObject *callbacks = gc ? PyObject_GetAttrString(gc, "callbacks") : nullptr;
+  PyObject *fn = callbacks ? PyCFunction_New(&GcPhaseDef, nullptr) : nullptr;
+  bool ok = fn && PyList_Check(callbacks) && PyList_Append(callbacks, fn) == 0;
+  Py_XDECREF(fn);
+  Py_XDECREF(callbacks);
+  Py_XDECREF(gc);
+  return ok;
+}
 
 int hook(const char *event, PyObject *args, void *) {
   if (g_userDepth == 0 && PyThread_get_thread_ident() == g_trustedThread)
@@ -42,7 +88,7 @@ bool installAuditHook(const HookPolicy &policy) {
   g_policy = policy;
   g_trustedThread = PyThread_get_thread_ident();
   if (!g_installed) {
-    if (PySys_AddAuditHook(hook, nullptr) != 0)
+    if (!watchCollections() || PySys_AddAuditHook(hook, nullptr) != 0)
       return false;
     g_installed = true;
   }

@@ -119,6 +119,44 @@ class Policy(unittest.TestCase):
             """, saves=["x"])), self.model, [self.ids], tiers={0: "isolate"})
         self.assertEqual(r["x"], [1, 2])
 
+    def test_finalizers_of_user_objects_run_under_the_hook(self):
+        # A user object's __del__ runs after its job's code returned, when a
+        # collection on the worker's own thread finds it (thresholds 1, 1:
+        # at almost every allocation): a cycle of its own, or the job's
+        # namespace, itself a cycle (its envoys hold the mediator). Both run as user code, and a finalizer
+        # cannot end its collection's user-code status by calling the
+        # collector's callbacks itself. A second job in the same worker
+        # reads what the finalizers saw.
+        rt = ivc.Runtime(ivc.SandboxConfig(block={"import": False}), pool_size=1)
+        self.addCleanup(rt.close)
+        rt.run(plan(mediator("""
+            import gc, math
+            class Probe:
+                def __init__(self, name):
+                    self.name = name
+                def __del__(self):
+                    for callback in gc.callbacks:
+                        callback("stop", {})
+                    try:
+                        eval("1")
+                        verdict = "ran"
+                    except PermissionError:
+                        verdict = "refused"
+                    math.ivc_finalized.append((self.name, verdict))
+            math.ivc_finalized = []
+            held = Probe("namespace")
+            gc.disable()  # the cycle is garbage only once the job is over
+            cycle = Probe("cycle")
+            cycle.me = cycle
+            gc.set_threshold(1, 1)
+            gc.enable()
+            """)), self.model, [self.ids], tiers={0: "isolate"})
+        r = rt.run(plan(mediator("""
+            import math
+            seen = sorted(math.ivc_finalized)
+            """, saves=["seen"])), self.model, [self.ids], tiers={0: "isolate"})
+        self.assertEqual(r["seen"], [("cycle", "refused"), ("namespace", "refused")])
+
     def test_the_hosts_stderr_and_capabilities_are_out_of_reach(self):
         # stderr is an open file description the worker shares with the
         # host: its flags and offset are not the worker's to change.
