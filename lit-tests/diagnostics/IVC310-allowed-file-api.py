@@ -9,7 +9,7 @@ import torch
 
 def read_scale(path):
     with open(path) as f:  # expected-remark {{Function 'read_scale' uses 'open', a file API that policy}} expected-remark {{enters a context manager ivc cannot confirm: 'open(path)'}}
-        return float(f.read())  # expected-remark {{calls '<value>.read'}}
+        return float(f.read())  # expected-remark {{calls 'f.read'}}
 
 
 with model.trace("The Eiffel Tower is in") as tracer:

@@ -54,7 +54,7 @@ with model.trace("range consumed in C"):
 
 with model.trace("range consumed in C through lazy wrappers"):
     count = int("9" * 20)
-    pairs = list(zip(range(count), enumerate(range(count))))  # expected-remark {{'list(zip(range(count), enumerate(rang...' iterates a range}}
+    pairs = list(zip(range(count), enumerate(range(count))))  # expected-remark {{'list(zip(range(c...erate(range(count))))' iterates a range}}
 
 with model.trace("constant range consumed in C"):
     values = list(range(2, 10**12, 3))  # expected-remark {{'list(range(2, 10**12, 3))' iterates a range}}

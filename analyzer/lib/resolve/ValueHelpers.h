@@ -35,6 +35,20 @@ inline void addAll(ValueSet &into, const ValueSet &from) {
     addValue(into, v);
 }
 
+/// Whether a value may be a tensor: typed as one (or as a delivered activation).
+inline bool anyTensor(const ValueSet &s) {
+  return std::any_of(s.begin(), s.end(), [](const Value &v) {
+    return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
+  });
+}
+
+/// Whether every value is a Python number or bool.
+inline bool allNumeric(const ValueSet &s) {
+  return std::all_of(s.begin(), s.end(), [](const Value &v) {
+    return v.kind == ValueKind::Number || v.kind == ValueKind::Bool;
+  });
+}
+
 } // namespace ivc::values
 
 #endif

@@ -3,6 +3,8 @@
 
 #include "ivc/policy/OpCatalog.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <cstdlib>
 #include <functional>
 
@@ -68,6 +70,18 @@ ValueSet ValueAnalysis::ofAttribute(const Op *op) {
         addValue(out, make(ValueKind::Envoy, save(path)));
       }
       break;
+    case ValueKind::Method:
+      // A bound method has no attributes but dunder ones (judged where they
+      // are read): this "method" was a data attribute (`output.logits`,
+      // `tracer.result`, `svd(a).Vh`) whose value ivc cannot type.
+      if (base.receiver != ValueKind::Envoy) {
+        Value m = make(ValueKind::Method, attr, const_cast<Op *>(op));
+        m.receiver = ValueKind::Unknown;
+        addValue(out, m);
+      } else {
+        addValue(out, Value::unknown());
+      }
+      break;
     case ValueKind::Builtin:
     case ValueKind::Activation:
       // Views share the delivered tensor's storage: writes through them are
@@ -82,6 +96,7 @@ ValueSet ValueAnalysis::ofAttribute(const Op *op) {
     case ValueKind::Str:
     case ValueKind::Container:
     case ValueKind::Number:
+    case ValueKind::Bool:
     case ValueKind::Unknown:
     case ValueKind::Instance: {
       if (attr == "grad" || attr == "T" || attr == "mT" || attr == "data") {
@@ -262,12 +277,7 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
 ValueSet ValueAnalysis::ofBinary(const Op *op) {
   const ValueSet &l = valuesOf(op->operand(0));
   const ValueSet &r = valuesOf(op->operand(1));
-  auto tensorish = [](const ValueSet &s) {
-    return std::any_of(s.begin(), s.end(), [](const Value &v) {
-      return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
-    });
-  };
-  if (tensorish(l) || tensorish(r))
+  if (anyTensor(l) || anyTensor(r))
     return {make(ValueKind::Tensor)};
   bool lStr = l.size() == 1 && l[0].kind == ValueKind::Str;
   bool rStr = r.size() == 1 && r[0].kind == ValueKind::Str;
@@ -292,14 +302,27 @@ ValueSet ValueAnalysis::ofBinary(const Op *op) {
   }
   if (op->text == "%" && lStr)
     return {make(ValueKind::Str)};
-  auto numeric = [](const ValueSet &s) {
-    return std::all_of(s.begin(), s.end(), [](const Value &v) {
-      return v.kind == ValueKind::Number || v.kind == ValueKind::Bool;
-    });
-  };
-  if (numeric(l) && numeric(r))
+  if (allNumeric(l) && allNumeric(r))
     return {make(ValueKind::Number)};
   return {Value::unknown()};
+}
+
+// `is` and `in` give a bool; a rich comparison gives what the operands'
+// methods return: a tensor of bools for a tensor, a bool for numbers.
+ValueSet ValueAnalysis::ofCompare(const Op *op) {
+  bool onlyIdentityOrMembership = llvm::all_of(llvm::split(op->text, ','), [](llvm::StringRef o) {
+    return isOneOf(o, {"is", "is not", "in", "not in"});
+  });
+  if (onlyIdentityOrMembership)
+    return {make(ValueKind::Bool)};
+  bool numeric = true;
+  for (const Op *operand : op->operands) {
+    const ValueSet &v = valuesOf(operand);
+    if (anyTensor(v))
+      return {make(ValueKind::Tensor)};
+    numeric = numeric && allNumeric(v);
+  }
+  return {numeric ? make(ValueKind::Bool) : Value::unknown()};
 }
 
 const ValueSet &ValueAnalysis::returnValues(const Op *function) {

@@ -187,13 +187,12 @@ ValueSet ValueAnalysis::compute(const Op *op) {
     const ValueSet &v = valuesOf(op->operand(0));
     if (op->text == "not")
       return {make(ValueKind::Bool)};
-    for (const Value &x : v)
-      if (x.kind == ValueKind::Tensor || x.kind == ValueKind::Activation)
-        return {make(ValueKind::Tensor)};
-    return {make(ValueKind::Number)};
+    if (anyTensor(v))
+      return {make(ValueKind::Tensor)};
+    return {allNumeric(v) ? make(ValueKind::Number) : Value::unknown()};
   }
   case OpKind::Compare:
-    return {make(ValueKind::Bool)};
+    return ofCompare(op);
   default:
     return {Value::unknown()};
   }

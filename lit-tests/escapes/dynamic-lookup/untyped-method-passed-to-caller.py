@@ -14,13 +14,13 @@ tokenizer = AutoTokenizer.from_pretrained("openai-community/gpt2")
 log = open("/tmp/ivc-log.txt", "w")
 
 with model.trace("map"):
-    saved = list(map(tokenizer.save_pretrained, ["/tmp/tok"]))  # expected-remark {{'<value>.save_pretrained' as a value (what receives it calls it)}}
+    saved = list(map(tokenizer.save_pretrained, ["/tmp/tok"]))  # expected-remark {{'tokenizer.save_pretrained' as a value (what receives it calls it)}}
 
 with model.trace("sort key"):
-    order = sorted(["a", "b"], key=log.write)  # expected-remark {{'<value>.write' as a value}}
+    order = sorted(["a", "b"], key=log.write)  # expected-remark {{'log.write' as a value}}
 
 with model.trace("reduce"):
-    total = functools.reduce(tokenizer.push_to_hub, ["a", "b"])  # expected-remark {{'<value>.push_to_hub' as a value}}
+    total = functools.reduce(tokenizer.push_to_hub, ["a", "b"])  # expected-remark {{'tokenizer.push_to_hub' as a value}}
 
 with model.trace("print to a file"):
     hidden = model.transformer.h[0].output[0]
@@ -31,4 +31,4 @@ with model.trace("print with keyword splat"):
     print("x", **options)  # expected-remark {{'print' with a file}}
 
 with model.trace("called directly, as before"):
-    tokenizer.save_pretrained("/tmp/tok")  # expected-remark {{calls '<value>.save_pretrained', which is not in the op catalog}}
+    tokenizer.save_pretrained("/tmp/tok")  # expected-remark {{calls 'tokenizer.save_pretrained', which is not in the op catalog}}

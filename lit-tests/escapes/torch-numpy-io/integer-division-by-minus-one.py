@@ -26,13 +26,17 @@ with model.trace("divisors that may be -1"):
     w2 = 2**31 // i32  # expected-remark {{uses '2**31 // i32' (integer-division: the minimum by -1 traps)}}
     w3 = i32 % len(range(2**32 - 1))  # expected-remark {{uses 'i32 % len(range(2**32 - 1))' (integer-division: the minimum by -1 traps)}}
 
+with model.trace("tensors held in attributes") as tracer:
+    k = batch.input_ids // -1  # expected-remark {{uses 'batch.input_ids // -1' (integer-division: the minimum by -1 traps)}}
+    m = tracer.result.ids % -1  # expected-remark {{uses 'tracer.result.ids % -1' (integer-division: the minimum by -1 traps)}}
+
 with model.trace("torch's division functions and methods"):
     ids = model.transformer.h[0].output[0].argmax(-1)
     d = torch.fmod(ids, ids)  # expected-remark {{uses 'torch.fmod(ids, ids)' (integer-division: the minimum by -1 traps)}}
     e = torch.remainder(ids, other=-1)  # expected-remark {{uses 'torch.remainder(ids, other=-1)' (integer-division: the minimum by -1 traps)}}
     f = ids.floor_divide_(ids)  # expected-remark {{uses 'ids.floor_divide_(ids)' (integer-division: the minimum by -1 traps)}}
     g = ids.div(ids, rounding_mode="trunc")  # expected-remark {{uses 'ids.div(ids, rounding_mode="trunc")' (integer-division: the minimum by -1 traps)}}
-    g2 = torch.div(ids, -1, **{"rounding_mode": "floor"})  # expected-remark {{uses 'torch.div(ids, -1, **{"rounding_mode"...' (integer-division: the minimum by -1 traps)}}
+    g2 = torch.div(ids, -1, **{"rounding_mode": "floor"})  # expected-remark {{uses 'torch.div(ids, -...ding_mode": "floor"})' (integer-division: the minimum by -1 traps)}}
     i = torch.Tensor.fmod(ids, -1)  # expected-remark {{uses 'torch.Tensor.fmod(ids, -1)' (integer-division: the minimum by -1 traps)}}
     j = operator.mod(ids, ids)  # expected-remark {{uses 'operator.mod(ids, ids)' (integer-division: the minimum by -1 traps)}}
 

@@ -102,6 +102,7 @@ private:
   ValueSet ofSubscript(const ir::Op *op);
   ValueSet ofCall(const ir::Op *op);
   ValueSet ofBinary(const ir::Op *op);
+  ValueSet ofCompare(const ir::Op *op);
   ValueSet ofManifest(const ManifestBinding &b);
   bool isModelExpression(const ir::Op *op) const;
 

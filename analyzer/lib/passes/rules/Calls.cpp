@@ -162,7 +162,8 @@ std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx) {
     if (cat.tensorMethod(m) || pureStrMethod(m) || pureContainerMethod(m) || envoyMethod(m) ||
         tracerMethod(m))
       return std::nullopt;
-    return Problem{DiagId::UncataloguedCall, "<value>." + std::string(m), ""};
+    return Problem{DiagId::UncataloguedCall,
+                   v.op ? shortSource(ctx, *v.op) : "<value>." + std::string(m), ""};
   }
 }
 

@@ -21,9 +21,11 @@ namespace {
 
 constexpr std::string_view Category = "integer-division: the minimum by -1 traps";
 
-/// Whether `op` may be a tensor: typed as one, or not typed at all.
+/// Whether `op` may be a tensor: typed as one, not typed at all, or an
+/// attribute ivc takes for a method, which may be data (`batch.input_ids`).
 bool mayBeTensorKind(ValueKind k) {
-  return k == ValueKind::Tensor || k == ValueKind::Activation || k == ValueKind::Unknown;
+  return k == ValueKind::Tensor || k == ValueKind::Activation || k == ValueKind::Unknown ||
+         k == ValueKind::Method;
 }
 
 bool mayBeTensor(RuleContext &ctx, const Op *op) {

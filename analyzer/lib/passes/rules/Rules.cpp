@@ -32,11 +32,20 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) 
   return std::find(names.begin(), names.end(), s) != names.end();
 }
 
+// Long expressions keep both ends: the head names the value, the tail the
+// method called on it (`model.lm_head.o...topk(5).indices.save`). Cuts fall
+// on UTF-8 character boundaries.
 std::string shortSource(RuleContext &ctx, const ir::Op &op) {
-  std::string text(ctx.m.fileOf(ctx.unit).slice(op.range));
-  if (text.size() > 40)
-    text = text.substr(0, 37) + "...";
-  return text;
+  std::string_view text = ctx.m.fileOf(ctx.unit).slice(op.range);
+  if (text.size() <= 40)
+    return std::string(text);
+  auto continuation = [&](size_t i) { return (uint8_t(text[i]) & 0xC0) == 0x80; };
+  size_t head = 16, tail = text.size() - 21;
+  while (head > 0 && continuation(head))
+    --head;
+  while (tail < text.size() && continuation(tail))
+    ++tail;
+  return std::string(text.substr(0, head)) + "..." + std::string(text.substr(tail));
 }
 
 std::string quotedSource(RuleContext &ctx, const ir::Op &op) {
