@@ -146,7 +146,17 @@ private:
     std::string_view method = callee->text;
     const ValueSet &receivers = values.valuesOf(callee->operand(0));
     for (const Value &r : receivers) {
-      if (method == "save" && !moduleFunction(ctx, r, method)) { // not torch.save / numpy.save
+      if (method == "save" && r.kind == ValueKind::Qualified && r.text == "nnsight") {
+        // nnsight.save(x) saves x, as x.save() does.
+        const Op *saved = op->operands.size() > 1 ? op->operand(1) : nullptr;
+        if (saved && !saved->is(OpKind::Keyword) && !saved->is(OpKind::Starred) &&
+            !saved->is(OpKind::KwSplat))
+          for (const Value &v : values.valuesOf(saved)) {
+            if (v.kind == ValueKind::Activation)
+              access(ctx, v, "save");
+            unserializableSave(ctx, unit, *op, v);
+          }
+      } else if (method == "save" && !moduleFunction(ctx, r, method)) { // not torch.save / numpy.save
         if (r.kind == ValueKind::Activation)
           access(ctx, r, "save");
         unserializableSave(ctx, unit, *op, r);

@@ -76,6 +76,33 @@ if not hasattr(torch.Tensor, "save"):
     torch.Tensor.save = lambda self: self
 
 
+class Nnsight:
+    """What the name `nnsight` is bound to in a mediator: nnsight's functions
+    that need no tracer. Saving is by name (the plan's `saves`), so save()
+    returns its argument; list() and dict() make containers that have
+    .save() as nnsight's do."""
+
+    __slots__ = ("_m",)
+
+    def __init__(self, mediator):
+        self._m = mediator
+
+    @staticmethod
+    def save(value):
+        return _savable(value)
+
+    @staticmethod
+    def list(*args):
+        return SavableList(*args)
+
+    @staticmethod
+    def dict(*args, **kwargs):
+        return SavableDict(*args, **kwargs)
+
+    def log(self, *args, sep=" "):
+        self._m.log(sep.join(str(a) for a in args))
+
+
 def _receiver(path, envoy):
     """What the receiver's first name is bound to: the envoy, or for
     `self.model` an object whose `model` is the envoy."""
@@ -388,7 +415,8 @@ class Mediator:
             # the allowlist refuses): it is reported the same way.
             ns.update(job["values"])
             for name, module in job.get("imports", {}).items():
-                ns[name] = ns["__builtins__"]["__import__"](module, fromlist=("_",))
+                ns[name] = (Nnsight(self) if module == "nnsight" else
+                            ns["__builtins__"]["__import__"](module, fromlist=("_",)))
             root, _, path = job["receiver"].partition(".")
             ns[root] = _receiver(path, Envoy(self, ""))
             if job["tracer"]:

@@ -456,11 +456,12 @@ class Runtime:
         allow = set(self.sandbox.import_allowlist)
         # Modules are bound by name and imported on the mediator's side
         # (subject to the import allowlist); a free name that is itself an
-        # allowed module's name (`torch`) needs no value.
+        # allowed module's name (`torch`) needs no value, and nor does
+        # `nnsight`, whose functions the mediator library provides.
         imports = {k: v.__name__ for k, v in values.items() if isinstance(v, types.ModuleType)}
         for m in t.mediators:
             for n in m.free_names:
-                if n not in values and n in allow:
+                if n not in values and (n in allow or n == "nnsight"):
                     imports[n] = n
         supplied = set(values) | set(imports)
         barriers = {k: v for k, v in values.items() if isinstance(v, Barrier)}

@@ -395,6 +395,28 @@ class Semantics(unittest.TestCase):
         r = run_both(self, p, self.model, [self.ids])
         self.assertEqual(r.logs, ["layer 1 mean", "printed 2"])
 
+    def test_nnsight_functions(self):
+        # nnsight.save/list/dict/log, as the analyzer reads them (FAST, x
+        # saved by name), run by the mediator library without nnsight.
+        source = "\n".join([
+            "import nnsight",
+            "with model.trace(prompt) as tracer:",
+            "    first = nnsight.save(model.transformer.h[0].output[0])",
+            "    direct = model.transformer.h[0].output[0].save()",
+            "    norms = nnsight.list().save()",
+            "    for block in model.transformer.h:",
+            "        norms.append(block.output[0].norm())",
+            "    seen = nnsight.dict(layers=len(norms)).save()",
+            "    nnsight.log('layers', seen['layers'])",
+        ])
+        p = ivc.compile(source, filename="nnsight_functions.py")
+        self.assertEqual([m.tier for m in p.trace(0).mediators], ["fast"])
+        r = run_both(self, p, self.model, [self.ids])
+        self.assertTrue(torch.equal(r["first"], r["direct"]))
+        self.assertEqual(len(r["norms"]), len(self.model.transformer.h))
+        self.assertEqual(r["seen"], {"layers": len(self.model.transformer.h)})
+        self.assertEqual(r.logs, [f"layers {len(self.model.transformer.h)}"])
+
     def test_barrier_shares_values_between_invokes(self):
         a, b = tokens(batch=2, seed=7), tokens(batch=2, seed=8)
         p = plan(

@@ -50,6 +50,12 @@ bool pureStdlib(std::string_view q) {
                      "collections.OrderedDict", "collections.Counter", "collections.deque"});
 }
 
+// nnsight's functions that need no tracer; a runtime binds them itself
+// (`nnsight.save(x)` returns x, saved by name like `x.save()`).
+bool nnsightFunction(std::string_view q) {
+  return isOneOf(q, {"nnsight.save", "nnsight.list", "nnsight.dict", "nnsight.log"});
+}
+
 bool pureStrMethod(std::string_view m) {
   return isOneOf(m, {"capitalize", "casefold", "center", "count", "encode", "endswith",
                      "expandtabs", "find", "index", "isalnum", "isalpha", "isascii", "isdecimal",
@@ -175,7 +181,8 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
       return std::nullopt; // prohibited and file builtins are reported at the name
     return Problem{DiagId::UncataloguedCall, std::string(v.text), ""};
   case ValueKind::Qualified: {
-    if (reportedReference(ctx, v.text) || cat.function(v.text) || pureStdlib(v.text))
+    if (reportedReference(ctx, v.text) || cat.function(v.text) || pureStdlib(v.text) ||
+        nnsightFunction(v.text))
       return std::nullopt;
     std::string_view q = v.text;
     if (q.substr(0, 13) == "torch.Tensor.") {

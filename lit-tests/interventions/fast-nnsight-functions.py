@@ -1,0 +1,30 @@
+# nnsight's functions that need no tracer stay FAST: nnsight.save(x) saves
+# x (as x.save() does: the plan saves the name, and an activation gets a
+# save access), nnsight.list() and nnsight.dict() make containers that can
+# be saved, nnsight.log prints. Other nnsight functions are not confirmed.
+# RUN: %ivc check --verify --remarks %s
+# RUN: %ivc plan %s | FileCheck %s
+# CHECK:      "output.read",
+# CHECK-NEXT: "output.save"
+# CHECK:      "saves": [
+# CHECK-NEXT:   "hidden",
+# CHECK-NEXT:   "norms",
+# CHECK-NEXT:   "seen"
+# CHECK-NEXT: ],
+# CHECK:      "tier": "fast"
+# CHECK:      "tier": "isolate"
+import nnsight
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("The Eiffel Tower is in"):
+    hidden = nnsight.save(model.transformer.h[-1].output[0])
+    norms = nnsight.list().save()
+    for block in model.transformer.h:
+        norms.append(block.output[0].norm())
+    seen = nnsight.dict(layers=len(norms)).save()
+    nnsight.log("layers", seen["layers"])
+
+with model.trace("The Eiffel Tower is in"):
+    top = nnsight.apply(max, [1, 2])  # expected-remark {{calls 'nnsight.apply', which is not in the op catalog}}
