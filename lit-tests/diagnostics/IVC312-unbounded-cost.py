@@ -308,8 +308,18 @@ with model.trace("values nested in themselves by a loop"):
     for _ in range(10**6):
         table["k"] = {"k": table.get("k")}  # expected-remark {{'{"k": table.get("k")}' nests a value in itself}}
     again = [1]
+    window = (None, None)
+    peek = [1]
     for _ in range(10**6):
         again = [(again[0],)]  # expected-remark {{'[(again[0],)]' nests a value in itself}}
+        window = (window[1], (window[0],))  # expected-remark {{'(window[1], (window[0],))' nests a value in itself}}
+        peek.append((peek[-1],))  # expected-remark {{'peek.append((peek[-1],))' nests a value in itself}}
+    # An item stored as deep as it was read nests nothing: a sliding window.
+    pair = (None, None)
+    best = {"layer": -1, "prev": -1}
+    for i in range(10**6):
+        pair = (pair[1], i)
+        best = {"layer": i, "prev": best["layer"]}
     # ... through constructors, concatenations, unpacking, helpers, :=, reduce.
     o1 = o2 = o3 = o4 = o5 = ()
     for _ in range(10**6):

@@ -99,6 +99,42 @@ const Symbol *rootSymbol(RuleContext &ctx, const Op *op) {
   return nullptr;
 }
 
+/// How many levels below its root name an expression reads: 2 for
+/// `a[0][1]`; 0 when anything but subscripts stands between (`a.pop()` may
+/// return anything the container holds, at any depth).
+int subscriptDepth(const Op *op) {
+  int n = 0;
+  for (; op && op->is(OpKind::Subscript); op = op->operand(0))
+    ++n;
+  return op && op->is(OpKind::Name) ? n : 0;
+}
+
+/// How many levels below its root name a target stores: 1 for `a[0]` and
+/// `o.x`.
+int targetDepth(const Op *op) {
+  int n = 0;
+  for (; op && (op->is(OpKind::Subscript) || op->is(OpKind::Attribute)); op = op->operand(0))
+    ++n;
+  return n;
+}
+
+/// A name a value holds, and how much deeper than it was read there: in
+/// `(a[1], h)` the item a[1] sits one level down, where it was read, so
+/// storing that in `a` again nests nothing deeper (a sliding window); in
+/// `(a,)` or `([a[0]],)` it sits one level deeper.
+struct Held {
+  const Symbol *symbol;
+  int deeper;
+};
+
+/// Whether storing a value that holds `held` at `storedDepth` levels below
+/// `target`'s root nests that root in itself once more.
+bool nestsDeeper(llvm::ArrayRef<Held> held, const Symbol *target, int storedDepth) {
+  return target && llvm::any_of(held, [&](const Held &h) {
+    return h.symbol == target && h.deeper + storedDepth > 0;
+  });
+}
+
 bool isDisplay(const Op &op) {
   return op.is(OpKind::Tuple) || op.is(OpKind::List) || op.is(OpKind::Set) ||
          op.is(OpKind::Dict);
@@ -139,8 +175,8 @@ bool holdsItemsOnly(RuleContext &ctx, const Op &op) {
 }
 
 /// The names whose values `op`, which keeps its operands, holds: through
-/// nested displays and keepers (`[(a[0],)]` holds `a`).
-void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<const Symbol *> &held,
+/// nested displays and keepers (`[(a[0],)]` holds `a`, one level deeper).
+void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<Held> &held,
                int depth = 0) {
   bool itemsOnly = holdsItemsOnly(ctx, op);
   for (size_t i = op.is(OpKind::Call) ? 1 : 0; i < op.operands.size(); ++i) {
@@ -152,7 +188,7 @@ void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<const Symbo
     if (depth < 4 && (isDisplay(*item) || (item->is(OpKind::Call) && keepsOperands(ctx, *item))))
       heldRoots(ctx, *item, held, depth + 1);
     else if (const Symbol *s = itemsOnly ? nullptr : rootSymbol(ctx, item))
-      held.push_back(s);
+      held.push_back({s, depth + 1 - subscriptDepth(item)});
   }
 }
 
@@ -171,9 +207,10 @@ bool returnsItsParameter(RuleContext &ctx, const Op &fn, int depth) {
       if (op->is(OpKind::FunctionDef) || op->is(OpKind::Lambda) || op->is(OpKind::ClassDef))
         continue; // a nested scope's returns are its own
       if (op->is(OpKind::Return) && op->operand(0) && keepsOperands(ctx, *op->operand(0), depth)) {
-        llvm::SmallVector<const Symbol *, 4> held;
+        llvm::SmallVector<Held, 4> held;
         heldRoots(ctx, *op->operand(0), held);
-        if (llvm::any_of(held, isParameter))
+        // Whatever depth: a caller may store the result deeper still.
+        if (llvm::any_of(held, [](const Held &h) { return isParameter(h.symbol); }))
           return true;
       }
       for (const Region &r : op->regions)
@@ -216,14 +253,14 @@ bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
   if (!keepsOperands(ctx, op))
     return false;
   // The names it holds, cheapest test first: most displays hold none.
-  llvm::SmallVector<const Symbol *, 4> held;
+  llvm::SmallVector<Held, 4> held;
   heldRoots(ctx, op, held);
   if (held.empty() || !inLoopOver(ctx, op, nullptr))
     return false;
   // Stored by an assignment, or bound by `:=` (`[o := (o,) for _ in r]`).
   if (const Op *stmt = statementOf(op))
     for (const Op *target : targetsOf(*stmt, op))
-      if (llvm::is_contained(held, rootSymbol(ctx, target)))
+      if (nestsDeeper(held, rootSymbol(ctx, target), targetDepth(target)))
         return true;
   return false;
 }
@@ -232,11 +269,11 @@ bool walrusNestsInLoop(RuleContext &ctx, const Op &walrus) {
   const Op *value = walrus.operand(0);
   if (!value || !keepsOperands(ctx, *value))
     return false;
-  llvm::SmallVector<const Symbol *, 4> held;
+  llvm::SmallVector<Held, 4> held;
   heldRoots(ctx, *value, held);
   const ScopeTree &scopes = ctx.values.scopes();
   const Symbol *bound = scopes.resolve(walrus.text, scopes.enclosingScope(&walrus)).symbol;
-  return bound && llvm::is_contained(held, bound) && inLoopOver(ctx, walrus, nullptr);
+  return nestsDeeper(held, bound, 0) && inLoopOver(ctx, walrus, nullptr);
 }
 
 /// ...or handed to a method that stores it in the container it was read
@@ -254,10 +291,11 @@ bool storesItselfInLoop(RuleContext &ctx, const Op &call) {
     const Op *a = call.operand(i);
     if (a && a->is(OpKind::Keyword))
       a = a->operand(0);
-    llvm::SmallVector<const Symbol *, 4> held;
+    llvm::SmallVector<Held, 4> held;
     if (a && keepsOperands(ctx, *a))
       heldRoots(ctx, *a, held);
-    if (llvm::is_contained(held, container))
+    // An item of the container, one level below where the call stores.
+    if (nestsDeeper(held, container, targetDepth(callee->operand(0)) + 1))
       return inLoopOver(ctx, call, nullptr);
   }
   return false;
