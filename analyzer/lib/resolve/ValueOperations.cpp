@@ -147,9 +147,15 @@ ValueSet ValueAnalysis::ofSubscript(const Op *op) {
       addValue(out, Value::unknown());
       break;
     case ValueKind::Method:
-      // tracer.iter[0:3]; anything else (h.shape[0]) is unknown.
-      addValue(out, base.receiver == ValueKind::Tracer ? make(ValueKind::Container, {}, nullptr)
-                                                       : Value::unknown());
+      // tracer.iter[0:3]; h.shape[0], one dimension of a tensor's shape, is
+      // an int; anything else is unknown.
+      if (base.receiver == ValueKind::Tracer)
+        addValue(out, make(ValueKind::Container, {}, nullptr));
+      else if (base.text == "shape" && index && !index->is(OpKind::Slice) &&
+               (base.receiver == ValueKind::Tensor || base.receiver == ValueKind::Activation))
+        addValue(out, make(ValueKind::Number));
+      else
+        addValue(out, Value::unknown());
       break;
     default:
       addValue(out, Value::unknown());
