@@ -2,7 +2,8 @@
 # augmented assignment on it or on a name bound to it, in-place tensor
 # methods) is a remark; the plan records `in_place` for the module and the
 # mediator stays FAST. Assigning .output, and updating a copy or a new
-# tensor computed from the activation, are not in-place updates.
+# tensor computed from the activation, or its autograd flag
+# (`requires_grad_`), are not in-place updates.
 # RUN: %ivc check --verify %s
 # RUN: %ivc plan %s | FileCheck %s
 import torch
@@ -20,8 +21,10 @@ with model.trace("The weather today is") as tracer:
     pre = model.transformer.h[9].input
     pre[0] = 0  # expected-remark {{updates the input of 'transformer.h.9' in place}}
 
-    # Not in place: a write of the whole activation, a copy, a new tensor.
+    # Not in place: a write of the whole activation, a copy, a new tensor,
+    # an autograd flag.
     model.transformer.h[10].output = model.transformer.h[9].output
+    model.transformer.h[10].output.requires_grad_(True)
     copy = model.transformer.h[11].output[0].clone()
     copy += 1
     copy.zero_()
@@ -32,6 +35,7 @@ with model.trace("The weather today is") as tracer:
 # Modules are sorted by path; a copy (h.11) is only read.
 # CHECK:      "path": "lm_head"
 # CHECK:      "accesses": [
+# CHECK-NEXT:   "output.read",
 # CHECK-NEXT:   "output.write"
 # CHECK-NEXT: ],
 # CHECK-NEXT: "path": "transformer.h.10"
