@@ -9,6 +9,7 @@ import itertools
 import math
 import operator
 
+import nnsight
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -149,6 +150,14 @@ with model.trace("repetitions of what ivc cannot size"):
     text = str(h) * 100000  # expected-remark {{'str(h) * 100000' repeats a sequence ivc cannot size 100000 times}}
     rows = str(h) * len(h)  # expected-remark {{repeats a sequence ivc cannot size a length's number of times}}
     flat = sum(h.tolist(), start=[])  # expected-remark {{'sum(h.tolist(), start=[])' concatenates sequences with 'sum', which copies the total at every item}}
+    act = model.transformer.h[1].output[0]
+    rows2 = act.tolist() * 2**40  # expected-remark {{'act.tolist() * 2**40' repeats a sequence 1099511627776 times}}
+    # What ivc cannot type may be a list: a shape sliced by a slice object, a
+    # free name, nnsight's containers. One dimension of a shape is an int.
+    dims = act.shape[slice(None)] * 2**27  # expected-remark {{'act.shape[slice(None)] * 2**27' repeats what may be a sequence 134217728 times}}
+    spread = unknown_items * 2**30  # expected-remark {{repeats what may be a sequence 1073741824 times}}
+    boxes = nnsight.list([0]) * 2**30  # expected-remark {{repeats what may be a sequence 1073741824 times}}
+    scaled = act.shape[0] * 2**30
 
 
 with model.trace("tensor factories with constant shapes"):
@@ -310,10 +319,13 @@ with model.trace("values nested in themselves by a loop"):
     again = [1]
     window = (None, None)
     peek = [1]
+    sliced = (1,)
     for _ in range(10**6):
         again = [(again[0],)]  # expected-remark {{'[(again[0],)]' nests a value in itself}}
         window = (window[1], (window[0],))  # expected-remark {{'(window[1], (window[0],))' nests a value in itself}}
         peek.append((peek[-1],))  # expected-remark {{'peek.append((peek[-1],))' nests a value in itself}}
+        # A slice is the sequence again: t[:] of a tuple is t.
+        sliced = (sliced[:],)  # expected-remark {{'(sliced[:],)' nests a value in itself}}
     # An item stored as deep as it was read nests nothing: a sliding window.
     pair = (None, None)
     best = {"layer": -1, "prev": -1}

@@ -148,10 +148,11 @@ ValueSet ValueAnalysis::ofSubscript(const Op *op) {
       break;
     case ValueKind::Method:
       // tracer.iter[0:3]; h.shape[0], one dimension of a tensor's shape, is
-      // an int; anything else is unknown.
+      // an int (an index that may be a slice, `h.shape[s]`, is a shape);
+      // anything else is unknown.
       if (base.receiver == ValueKind::Tracer)
         addValue(out, make(ValueKind::Container, {}, nullptr));
-      else if (base.text == "shape" && index && !index->is(OpKind::Slice) &&
+      else if (base.text == "shape" && index && allNumeric(valuesOf(index)) &&
                (base.receiver == ValueKind::Tensor || base.receiver == ValueKind::Activation))
         addValue(out, make(ValueKind::Number));
       else
@@ -231,6 +232,10 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
       } else if (callee.receiver == ValueKind::Tracer) {
         // barrier = tracer.barrier(2); barrier(): nnsight's own objects.
         addValue(out, make(ValueKind::Tracer));
+      } else if ((callee.receiver == ValueKind::Activation ||
+                  callee.receiver == ValueKind::Tensor) &&
+                 callee.text == "tolist") {
+        addValue(out, make(ValueKind::Container)); // nested lists of Python numbers
       } else if (callee.receiver == ValueKind::Activation) {
         // save(), in-place methods and views return (a view of) the delivered value.
         if (callee.text == "save" || (callee.text.size() > 1 && callee.text.back() == '_') ||

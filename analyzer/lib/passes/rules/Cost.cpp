@@ -158,8 +158,14 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     Magnitude product = binary("*", a, b);
     if (a.isInt() && b.isInt() && product.bits > MaxBits && product.bits <= 1e18 &&
         !allTensors(ctx, l) && !allTensors(ctx, r))
-      report(ctx, at, "multiplies integers into one of up to " +
-                          std::to_string(int64_t(product.bits)) + " bits");
+      return report(ctx, at, "multiplies integers into one of up to " +
+                                 std::to_string(int64_t(product.bits)) + " bits");
+    // `xs * 2**30` of a value ivc cannot type (`h.shape[s]`, a helper's
+    // parameter) may be a list repeated that many times.
+    for (auto [value, count] : {std::pair{l, b}, std::pair{r, a}})
+      if (count.value && *count.value > MaxElements && maySequence(ctx, value))
+        return report(ctx, at, "repeats what may be a sequence " +
+                                   std::to_string(*count.value) + " times");
     return;
   }
   if (lSeq == rSeq)

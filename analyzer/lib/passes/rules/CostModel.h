@@ -81,6 +81,8 @@ private:
 /// Whether `op` is a str, bytes, list or tuple (a display, or a name or
 /// value ivc types as one).
 bool isSequence(RuleContext &ctx, const ir::Op *op);
+/// Whether `op` may be a sequence: typed as one, or not typed at all.
+bool maySequence(RuleContext &ctx, const ir::Op *op);
 
 /// What ivc knows of a sequence a display, a repetition or a concatenation
 /// makes: its length, and the items a walk of it visits (`str`, `==`,

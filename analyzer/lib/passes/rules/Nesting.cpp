@@ -99,12 +99,21 @@ const Symbol *rootSymbol(RuleContext &ctx, const Op *op) {
   return nullptr;
 }
 
+/// Whether a subscript's index is a constant key or position: `a[1]`,
+/// `a[-1]`, `d["k"]`. A slice is the sequence again (`t[:]` of a tuple is t),
+/// and so may be a name (`s = slice(None)`).
+bool itemIndex(const Op *index) {
+  if (index && index->is(OpKind::UnaryOp) && index->text == "-")
+    index = index->operand(0);
+  return index && (index->is(OpKind::Int) || index->is(OpKind::Str));
+}
+
 /// How many levels below its root name an expression reads: 2 for
-/// `a[0][1]`; 0 when anything but subscripts stands between (`a.pop()` may
-/// return anything the container holds, at any depth).
+/// `a[0][1]`; 0 when anything but item subscripts stands between (`a.pop()`
+/// may return anything the container holds, at any depth; `a[:]` is a).
 int subscriptDepth(const Op *op) {
   int n = 0;
-  for (; op && op->is(OpKind::Subscript); op = op->operand(0))
+  for (; op && op->is(OpKind::Subscript) && itemIndex(op->operand(1)); op = op->operand(0))
     ++n;
   return op && op->is(OpKind::Name) ? n : 0;
 }

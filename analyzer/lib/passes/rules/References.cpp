@@ -146,13 +146,17 @@ void checkAttribute(Op &op, RuleContext &ctx) {
     return;
   if (reportedBase(op, ctx))
     return;
+  // Every module path the attribute may be: `m = numpy` and `m = torch` in
+  // one scope make `m.asarray` both numpy.asarray and torch.asarray.
   const ValueSet &values = ctx.valuesOf(&op);
-  auto qualified = std::find_if(values.begin(), values.end(),
-                                [](const Value &v) { return v.kind == ValueKind::Qualified; });
-  if (qualified != values.end())
-    checkQualifiedReference(op, qualified->text, ctx);
+  bool qualified = false;
+  for (const Value &v : values)
+    if (v.kind == ValueKind::Qualified) {
+      checkQualifiedReference(op, v.text, ctx);
+      qualified = true;
+    }
   checkEscapingReference(op, ctx);
-  if (qualified != values.end())
+  if (qualified)
     return;
   // numpy arrays are typed as tensors, and a value ivc cannot type (a
   // parameter, an attribute of anything) may be either.

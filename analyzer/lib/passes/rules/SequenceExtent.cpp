@@ -30,6 +30,14 @@ bool isSequence(RuleContext &ctx, const Op *op) {
   });
 }
 
+bool maySequence(RuleContext &ctx, const Op *op) {
+  const ValueSet &vs = ctx.valuesOf(op);
+  return vs.empty() || llvm::any_of(vs, [](const Value &v) {
+    return v.kind == ValueKind::Unknown || v.kind == ValueKind::Method ||
+           v.kind == ValueKind::Str || v.kind == ValueKind::Container;
+  });
+}
+
 std::optional<std::string> Extent::excess() const {
   double limit = text ? MaxFilledBytes : double(MaxElements);
   if (length > limit)
