@@ -319,13 +319,16 @@ with model.trace("values nested in themselves by a loop"):
     again = [1]
     window = (None, None)
     peek = [1]
-    sliced = (1,)
+    sliced = aliased = (1,)
     for _ in range(10**6):
         again = [(again[0],)]  # expected-remark {{'[(again[0],)]' nests a value in itself}}
         window = (window[1], (window[0],))  # expected-remark {{'(window[1], (window[0],))' nests a value in itself}}
         peek.append((peek[-1],))  # expected-remark {{'peek.append((peek[-1],))' nests a value in itself}}
         # A slice is the sequence again: t[:] of a tuple is t.
         sliced = (sliced[:],)  # expected-remark {{'(sliced[:],)' nests a value in itself}}
+        # ... and a name the value is copied back from is the value.
+        boxed_again = (aliased,)  # expected-remark {{'(aliased,)' nests a value in itself}}
+        aliased = boxed_again
     # An item stored as deep as it was read nests nothing: a sliding window.
     pair = (None, None)
     best = {"layer": -1, "prev": -1}

@@ -136,11 +136,23 @@ struct Held {
   int deeper;
 };
 
+/// Whether `held` is bound again to `target` by name (`t = (x,)` then
+/// `x = t`): one step of aliasing, whole values only.
+bool reboundFrom(RuleContext &ctx, const Symbol *held, const Symbol *target) {
+  return llvm::any_of(held->bindings, [&](const Binding &b) {
+    return b.kind == Binding::Kind::Assign && b.path.empty() && b.value &&
+           b.value->is(OpKind::Name) && symbolOf(ctx, b.value) == target;
+  });
+}
+
 /// Whether storing a value that holds `held` at `storedDepth` levels below
-/// `target`'s root nests that root in itself once more.
-bool nestsDeeper(llvm::ArrayRef<Held> held, const Symbol *target, int storedDepth) {
+/// `target`'s root nests that root in itself once more: directly, or
+/// through a name the target is copied back into.
+bool nestsDeeper(RuleContext &ctx, llvm::ArrayRef<Held> held, const Symbol *target,
+                 int storedDepth) {
   return target && llvm::any_of(held, [&](const Held &h) {
-    return h.symbol == target && h.deeper + storedDepth > 0;
+    return h.deeper + storedDepth > 0 &&
+           (h.symbol == target || (storedDepth == 0 && reboundFrom(ctx, h.symbol, target)));
   });
 }
 
@@ -269,7 +281,7 @@ bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
   // Stored by an assignment, or bound by `:=` (`[o := (o,) for _ in r]`).
   if (const Op *stmt = statementOf(op))
     for (const Op *target : targetsOf(*stmt, op))
-      if (nestsDeeper(held, rootSymbol(ctx, target), targetDepth(target)))
+      if (nestsDeeper(ctx, held, rootSymbol(ctx, target), targetDepth(target)))
         return true;
   return false;
 }
@@ -282,7 +294,7 @@ bool walrusNestsInLoop(RuleContext &ctx, const Op &walrus) {
   heldRoots(ctx, *value, held);
   const ScopeTree &scopes = ctx.values.scopes();
   const Symbol *bound = scopes.resolve(walrus.text, scopes.enclosingScope(&walrus)).symbol;
-  return nestsDeeper(held, bound, 0) && inLoopOver(ctx, walrus, nullptr);
+  return nestsDeeper(ctx, held, bound, 0) && inLoopOver(ctx, walrus, nullptr);
 }
 
 /// ...or handed to a method that stores it in the container it was read
@@ -304,7 +316,7 @@ bool storesItselfInLoop(RuleContext &ctx, const Op &call) {
     if (a && keepsOperands(ctx, *a))
       heldRoots(ctx, *a, held);
     // An item of the container, one level below where the call stores.
-    if (nestsDeeper(held, container, targetDepth(callee->operand(0)) + 1))
+    if (nestsDeeper(ctx, held, container, targetDepth(callee->operand(0)) + 1))
       return inLoopOver(ctx, call, nullptr);
   }
   return false;
