@@ -22,7 +22,9 @@ ValueKind builtinResult(std::string_view name) {
     return ValueKind::Number;
   if (isOneOf(name, {"bool", "isinstance", "issubclass", "callable", "any", "all", "hasattr"}))
     return ValueKind::Bool;
-  if (isOneOf(name, {"str", "repr", "format", "ascii", "chr", "hex", "oct", "bin"}))
+  // bytes and bytearray repeat and concatenate as strings do.
+  if (isOneOf(name, {"str", "repr", "format", "ascii", "chr", "hex", "oct", "bin", "bytes",
+                     "bytearray"}))
     return ValueKind::Str;
   if (isOneOf(name, {"list", "tuple", "dict", "set", "frozenset", "sorted", "reversed", "range",
                      "enumerate", "zip", "map", "filter"}))

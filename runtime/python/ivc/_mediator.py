@@ -290,13 +290,14 @@ class Mediator:
         self.deliveries = 0
         self.track = getattr(port.tensors, "track_mutations", False)
         self.ns = None
+        self.held = []  # user objects to drop as user code (_release)
 
     # -- the protocol ---------------------------------------------------
     def _mutations(self):
         out = []
         exposed = getattr(self.port.tensors, "exposed", None)
         for entry in self.tracked:
-            version = entry[1]._version
+            version = _version(entry[1])
             if version != entry[2]:
                 entry[2] = version
                 out.append((entry[0], entry[1]))
@@ -323,7 +324,7 @@ class Mediator:
         order), and watches its version counter."""
         for t in _tensors_in(value):
             if self.track:
-                self.tracked.append([self.deliveries, t, t._version, _span(t)])
+                self.tracked.append([self.deliveries, t, _version(t), _span(t)])
             self.deliveries += 1
         return _savable(value)
 
@@ -407,6 +408,20 @@ class Mediator:
         return b
 
     def run(self):
+        try:
+            return self._run()
+        finally:
+            # What user code left (its namespace, the error it raised and the
+            # frames that error holds) is dropped as user code: a finalizer
+            # freed with it (`__del__`, a generator's `finally`) runs with
+            # the worker's audit hook on.
+            self.call_user(self._release)
+
+    def _release(self):
+        self.ns = None
+        self.held.clear()
+
+    def _run(self):
         job = self.job
         ns = {"__name__": "__ivc_mediator__", "__builtins__": self._builtins()}
         self.ns = ns
@@ -429,6 +444,7 @@ class Mediator:
         except _Unwind:
             pass
         except BaseException as e:  # noqa: B902 - every user error is reported
+            self.held.append(e)
             self._report(e)
             return False
         saves = {n: ns[n] for n in job["saves"] if n in ns}
@@ -446,10 +462,16 @@ class Mediator:
             # str() and the traceback run the exception's own methods: user
             # code, run as user code (in a worker, under the audit hook).
             message, (tb_text, location) = self.call_user(_describe, exc, self.job)
-        except BaseException:  # noqa: B902 - a user's __str__ may raise anything
+        except BaseException as failure:  # noqa: B902 - a user's __str__ may raise anything
+            self.held.append(failure)
             message, tb_text, location = f"<{name} whose str() raised>", "", None
         self.port.send(("exception", fit_text(name, MAX_TYPE_NAME), fit_text(message),
                         fit_text(tb_text), location, self._mutations()))
+
+
+# A tensor's version counter, read through torch's C descriptor: a job may
+# rebind torch.Tensor._version, and _mutations runs after user code.
+_version = torch._C._TensorBase.__dict__["_version"].__get__
 
 
 def _span(t):

@@ -458,6 +458,16 @@ class Runtime:
         # (subject to the import allowlist); a free name that is itself an
         # allowed module's name (`torch`) needs no value, and nor does
         # `nnsight`, whose functions the mediator library provides.
+        # The analyzer judged a name spelled like a module as that module
+        # (and `nnsight` as the mediator library's): a value that makes it
+        # something else would run what was never judged.
+        for k, v in values.items():
+            if k == "nnsight":
+                raise PlanError("the free name 'nnsight' is bound by the runtime; "
+                                "it cannot be given a value")
+            if k in allow and not (isinstance(v, types.ModuleType) and v.__name__ == k):
+                raise PlanError(f"the free name {k!r} is module {k!r} to the analyzer; "
+                                f"it cannot be given another value")
         imports = {k: v.__name__ for k, v in values.items() if isinstance(v, types.ModuleType)}
         for m in t.mediators:
             for n in m.free_names:

@@ -143,6 +143,9 @@ def _close_cuda(tensors):
 
 def _serve_jobs(port, tensors):
     import torch
+    # Taken before any job runs: a job may rebind torch.default_generator,
+    # and this loop runs with the audit hook off.
+    generator = torch.default_generator
     while True:
         try:
             msg = port.recv()
@@ -152,7 +155,7 @@ def _serve_jobs(port, tensors):
             job = msg[1]
             tensors.drop(job.get("drop_spaces", ()))
             tensors.exposed.clear()
-            torch.default_generator.manual_seed(job["seed"])
+            generator.manual_seed(job["seed"])
             _mediator.run_job(port, job, _ivc_worker.run_user, _ivc_worker.call_user)
         elif msg[0] == "exit":
             return 0

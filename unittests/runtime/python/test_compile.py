@@ -204,6 +204,20 @@ with model.trace(ids) as tracer:
                            filename="plain.py")
         self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
 
+    def test_values_cannot_rebind_what_the_analyzer_judged_as_a_module(self):
+        # nnsight.save(h) is FAST because `nnsight` is the mediator library's
+        # own; torch.save in its place would write files from the server.
+        plan = ivc.compile("import nnsight\nwith model.trace(x):\n"
+                           "    h = nnsight.save(model.transformer.h[0].output[0])\n",
+                           filename="n.py")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
+        for values in ({"nnsight": torch}, {"nnsight": "anything"}, {"torch": os},
+                       {"math": 3}):
+            with self.assertRaisesRegex(ivc.PlanError, "cannot be given", msg=str(values)):
+                self.rt.run(plan, TinyGPT(), [tokens()], dict(values, x=0))
+        r = self.rt.run(plan, TinyGPT(), [tokens()], {"torch": torch})
+        self.assertIn("h", r)
+
     def test_malformed_plan_fields_are_refused_when_read(self):
         def with_mediator(**fields):
             m = {"source": "x = 1\n", "tier": "fast", **fields}

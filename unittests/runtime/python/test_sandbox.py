@@ -5,6 +5,7 @@ under it, and the runtime's refusal to isolate when its audit fails."""
 import logging
 import os
 import tempfile
+import textwrap
 
 from common import TinyGPT, ivc, mediator, plan, tokens, unittest
 
@@ -157,6 +158,29 @@ class Policy(unittest.TestCase):
             """, saves=["seen"])), self.model, [self.ids], tiers={0: "isolate"})
         self.assertEqual(r["seen"], [("cycle", "refused"), ("namespace", "refused")])
 
+    def test_the_workers_own_steps_call_nothing_a_job_rebound(self):
+        # The worker seeds each job's generator and reads version counters
+        # with the hook off: a job that rebinds torch.default_generator or
+        # torch.Tensor._version must not get its code run there.
+        rt = ivc.Runtime(ivc.SandboxConfig(block={"import": False}), pool_size=1)
+        self.addCleanup(rt.close)
+        rt.run(plan(mediator("""
+            import math
+            math.ivc_called = []
+            class Generator:
+                def manual_seed(self, seed):
+                    math.ivc_called.append("manual_seed")
+            torch.default_generator = Generator()
+            torch.Tensor._version = property(lambda t: math.ivc_called.append("_version") or 0)
+            h = model.transformer.h[0].output[0]
+            """, free_names=["torch"])), self.model, [self.ids], tiers={0: "isolate"})
+        r = rt.run(plan(mediator("""
+            import math
+            h = model.transformer.h[0].output[0]
+            called = list(math.ivc_called)
+            """, saves=["called"])), self.model, [self.ids], tiers={0: "isolate"})
+        self.assertEqual(r["called"], [])
+
     def test_the_hosts_stderr_and_capabilities_are_out_of_reach(self):
         # stderr is an open file description the worker shares with the
         # host: its flags and offset are not the worker's to change.
@@ -245,6 +269,55 @@ def worker_facts(rt):
         return w.facts, lines["Uid"].split() + lines["Gid"].split()
     finally:
         rt._pool.release(w, True)
+
+
+class Release(unittest.TestCase):
+    """The mediator library itself, in-process, with run_user/call_user that
+    count how deep in user code they are, as the worker's hook does."""
+
+    def test_what_a_failed_job_leaves_is_dropped_as_user_code(self):
+        from ivc import _mediator
+        depth = [0]
+        seen = []
+
+        def as_user(fn, *args):
+            depth[0] += 1
+            try:
+                return fn(*args)
+            finally:
+                depth[0] -= 1
+
+        def run_user(items, ns):
+            as_user(lambda: [exec(compile(src, name, "exec"), ns) for src, name in items])
+
+        class Port:
+            tensors = None
+
+            def send(self, msg):
+                pass
+
+        source = textwrap.dedent("""
+            class Failure(Exception):
+                def __del__(self):
+                    seen.append(("error", depth[0]))
+            def fail():
+                def steps():
+                    try:
+                        yield 1
+                    finally:
+                        seen.append(("generator", depth[0]))
+                running = steps()
+                next(running)
+                raise Failure("reported")
+            fail()
+            """)
+        job = {"receiver": "model", "tree": {"key": "release", "modules": [], "params": []},
+               "values": {"seen": seen, "depth": depth}, "tracer": None, "definitions": [],
+               "first_line": 1, "source": source, "file": "release.py", "saves": [],
+               "exports": [], "import_allowlist": None}
+        self.assertFalse(_mediator.run_job(Port(), job, run_user, as_user))
+        # Freed with the error's frames, after its code ended: as user code.
+        self.assertEqual(sorted(seen), [("error", 1), ("generator", 1)])
 
 
 class WriteXorExecute(unittest.TestCase):

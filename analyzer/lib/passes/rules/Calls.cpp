@@ -51,9 +51,14 @@ bool pureStdlib(std::string_view q) {
 }
 
 // nnsight's functions that need no tracer; a runtime binds them itself
-// (`nnsight.save(x)` returns x, saved by name like `x.save()`).
-bool nnsightFunction(std::string_view q) {
-  return isOneOf(q, {"nnsight.save", "nnsight.list", "nnsight.dict", "nnsight.log"});
+// (`nnsight.save(x)` returns x, saved by name like `x.save()`). save takes
+// one value and nothing else: `nnsight.save(h, path)` is no nnsight call.
+bool nnsightCall(std::string_view q, const Op &call) {
+  if (q == "nnsight.save")
+    return call.operands.size() == 2 && call.operand(1) &&
+           !call.operand(1)->is(OpKind::Keyword) && !call.operand(1)->is(OpKind::Starred) &&
+           !call.operand(1)->is(OpKind::KwSplat);
+  return isOneOf(q, {"nnsight.list", "nnsight.dict", "nnsight.log"});
 }
 
 bool pureStrMethod(std::string_view m) {
@@ -182,7 +187,7 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
     return Problem{DiagId::UncataloguedCall, std::string(v.text), ""};
   case ValueKind::Qualified: {
     if (reportedReference(ctx, v.text) || cat.function(v.text) || pureStdlib(v.text) ||
-        nnsightFunction(v.text))
+        nnsightCall(v.text, call))
       return std::nullopt;
     std::string_view q = v.text;
     if (q.substr(0, 13) == "torch.Tensor.") {
@@ -208,6 +213,10 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
   case ValueKind::UserClass:
     return Problem{DiagId::ClassDefinition, "instantiates", std::string(v.text)};
   case ValueKind::Method:
+    // nnsight's .save() takes no arguments: `x.save(path)` is something
+    // else's save (torch's, numpy's, a model's) on a value ivc cannot type.
+    if (v.text == "save" && call.operands.size() > 1)
+      return Problem{DiagId::UncataloguedCall, shortSource(ctx, *call.operand(0)), ""};
     return judgeMethod(v, ctx);
   default:
     return Problem{DiagId::UnresolvedCall, quotedSource(ctx, *call.operand(0)), ""};

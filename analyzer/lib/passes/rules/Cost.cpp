@@ -545,6 +545,9 @@ void checkCost(Op &op, RuleContext &ctx) {
   case OpKind::AugAssign: {
     if (std::optional<std::string> why = augmentedHashingCost(ctx, op))
       return report(ctx, op, *why);
+    // `xs += range(n)` extends a list from the iterable in C, as extend does.
+    if (op.text == "+=" && mayBeLongRange(ctx, op.operand(1)))
+      return report(ctx, op, "iterates a range or combinatoric iterator whose length ivc cannot bound");
     checkBinary(op, ctx);
     const Symbol *list = symbolOf(ctx, op.operand(0));
     if (list && isOneOf(op.text, {"+=", "*="}) && inLoopOver(ctx, op, list))
