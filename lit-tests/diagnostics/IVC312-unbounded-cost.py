@@ -158,6 +158,10 @@ with model.trace("repetitions of what ivc cannot size"):
     spread = unknown_items * 2**30  # expected-remark {{repeats what may be a sequence 1073741824 times}}
     boxes = nnsight.list([0]) * 2**30  # expected-remark {{repeats what may be a sequence 1073741824 times}}
     scaled = act.shape[0] * 2**30
+    grown = []
+    grown += range(2**28)  # expected-remark {{'grown += range(2**28)' iterates a range or combinatoric iterator whose length ivc cannot bound}}
+    count = int(act.flatten()[0] * 0 + 2**33)
+    buffer = bytearray(b"a") * count  # expected-remark {{'bytearray(b"a") * count' repeats a sequence a number of times ivc cannot bound}}
 
 
 with model.trace("tensor factories with constant shapes"):
