@@ -131,6 +131,13 @@ def distinct(words, ids):
     )
 
 
+def ranked(norms):
+    # A dict's items are its own keys, hashed as it was filled: reordering
+    # and copying them is as cheap as that was.
+    by_norm = {layer: n for layer, n in norms}
+    return dict(sorted(by_norm.items(), key=lambda kv: -kv[1])), dict(by_norm.items())
+
+
 with model.trace("Ranges kept"):
     spans = [range(4), range(len(prompts))]
     first, second = range(10**15), 0
@@ -140,6 +147,7 @@ with model.trace("Ranges kept"):
 with model.trace("Sets"):
     ids = model.lm_head.output[0].argmax(-1).tolist()
     seen = distinct(["a"], ids)
+    order = ranked(zip(range(3), ids))
     counts = {i: 1 for i in range(8)}
     merged = set(counts) | {*counts}
     seen.update(counts)

@@ -111,9 +111,32 @@ bool harmlessItems(RuleContext &ctx, const Op *op, int depth = 0) {
   return false;
 }
 
+/// What `sorted(xs, key=...)`, `reversed(xs)`, `list(xs)` or `tuple(xs)`
+/// reorders or copies: the same items, or null.
+const Op *reordered(RuleContext &ctx, const Op *op) {
+  if (!op || !op->is(OpKind::Call) ||
+      !isBuiltin(onlyCallee(ctx, op), {"sorted", "reversed", "list", "tuple"}))
+    return nullptr;
+  std::vector<const Op *> args = positionalArguments(*op);
+  bool onlyOrder = llvm::all_of(llvm::drop_begin(op->operands), [](const Op *a) {
+    return a && (!a->is(OpKind::Keyword) || isOneOf(a->text, {"key", "reverse"})) &&
+           !a->is(OpKind::Starred) && !a->is(OpKind::KwSplat);
+  });
+  return args.size() == 1 && onlyOrder ? args[0] : nullptr;
+}
+
 /// Whether the keys of the pairs `op` yields (`dict(pairs)`) are harmless:
-/// an enumeration's are its counter, a zip's its first iterable's items.
+/// an enumeration's are its counter, a zip's its first iterable's items, and
+/// a dict's items, in any order, its own keys, hashed as it was filled
+/// (`dict(sorted(d.items(), key=...))`).
 bool harmlessKeys(RuleContext &ctx, const Op *op) {
+  while (const Op *inner = reordered(ctx, valueBehindNames(ctx, op)))
+    op = inner;
+  const Op *pairs = valueBehindNames(ctx, op);
+  if (pairs && pairs->is(OpKind::Call) && pairs->operand(0) &&
+      pairs->operand(0)->is(OpKind::Attribute) && pairs->operand(0)->text == "items" &&
+      pairs->operands.size() == 1 && alreadyHashed(ctx, pairs->operand(0)->operand(0)))
+    return true;
   const Value *callee = onlyCallee(ctx, valueBehindNames(ctx, op));
   if (isBuiltin(callee, {"enumerate"}))
     return true;
