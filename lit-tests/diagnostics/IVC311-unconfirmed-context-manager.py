@@ -1,6 +1,7 @@
 # IVC311: a with statement whose context manager ivc cannot confirm is a
 # remark that makes the mediator ISOLATE. Catalogued torch context managers,
-# tracer helpers, backward() and nnsight's own invoke blocks are not.
+# thread-local modes a with restores (autocast, set_grad_enabled), tracer
+# helpers, backward() and nnsight's own invoke blocks are not.
 # RUN: %ivc check --verify %s
 import torch
 
@@ -13,7 +14,7 @@ def scoped(hidden, context):
 with model.trace() as tracer:
     with tracer.invoke("The Eiffel Tower is in"):
         hidden = model.transformer.h[2].output[0]
-        with torch.autocast("cuda", dtype=torch.bfloat16):  # expected-remark {{Invoke body enters a context manager ivc cannot confirm: 'torch.autocast("cuda", dtype=torch.bfloat16)'}} expected-remark {{calls 'torch.autocast'}}
+        with torch.autograd.detect_anomaly():  # expected-remark {{Invoke body enters a context manager ivc cannot confirm: 'torch.autograd.detect_anomaly()'}} expected-remark {{uses 'torch.autograd.detect_anomaly' (global-state)}}
             doubled = scoped(hidden, torch.no_grad())
 
     # Confirmed context managers: not reported.

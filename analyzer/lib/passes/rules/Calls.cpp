@@ -187,7 +187,7 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
     return Problem{DiagId::UncataloguedCall, std::string(v.text), ""};
   case ValueKind::Qualified: {
     if (reportedReference(ctx, v.text) || cat.function(v.text) || pureStdlib(v.text) ||
-        nnsightCall(v.text, call))
+        nnsightCall(v.text, call) || opensScopedMode(ctx, *call.operand(0), v.text))
       return std::nullopt;
     std::string_view q = v.text;
     if (q.substr(0, 13) == "torch.Tensor.") {

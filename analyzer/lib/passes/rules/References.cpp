@@ -38,7 +38,7 @@ void checkQualifiedReference(Op &op, std::string_view q, RuleContext &ctx) {
     ctx.reject(op, DiagId::ModuleNotAllowed, {ctx.subject(), module, p.name});
     return;
   }
-  if (auto category = ctx.m.catalog.unsafeCategory(q))
+  if (auto category = ctx.m.catalog.unsafeCategory(q); category && !opensScopedMode(ctx, op, q))
     ctx.isolate(op, DiagId::UnsafeEntryPoint, {ctx.subject(), q, *category});
 }
 

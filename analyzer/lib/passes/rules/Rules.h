@@ -129,6 +129,9 @@ void checkModuleOperands(ir::Op &op, RuleContext &ctx);
 void checkSubscript(ir::Op &op, RuleContext &ctx);
 // Statements.cpp: statements, definitions, patterns and other constructs.
 void checkStatement(ir::Op &op, RuleContext &ctx);
+/// Whether `callee`, naming `qualified`, is called to open a `with` item of
+/// a thread-local mode the `with` restores (`with torch.autocast(...):`).
+bool opensScopedMode(RuleContext &ctx, const ir::Op &callee, std::string_view qualified);
 // Cost.cpp: binary operators, augmented assignments and calls whose work has
 // no bound ivc can see (IVC312).
 void checkCost(ir::Op &op, RuleContext &ctx);

@@ -9,6 +9,7 @@
 // decorators that are not catalogued pure functions (IVC210).
 //
 //===----------------------------------------------------------------------===//
+#include "CostModel.h"
 #include "Rules.h"
 
 namespace ivc::rules {
@@ -42,6 +43,30 @@ void checkDecorator(Op &op, RuleContext &ctx) {
   }
 }
 
+// Thread-local modes that a `with` restores on exit: as context managers
+// they are FAST, though `torch.set_grad_enabled(False)` alone changes the
+// thread's mode for whatever runs on it next (global-state).
+bool scopedMode(std::string_view q) {
+  return isOneOf(q, {"torch.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast",
+                     "torch.cuda.amp.autocast", "torch.set_grad_enabled"});
+}
+
+} // namespace
+
+bool opensScopedMode(RuleContext &ctx, const Op &callee, std::string_view q) {
+  if (!scopedMode(q))
+    return false;
+  const Op *stmt = cost::statementOf(callee);
+  if (!stmt || !stmt->is(OpKind::With))
+    return false;
+  return llvm::any_of(stmt->operands, [&](const Op *item) {
+    const Op *context = item ? item->operand(0) : nullptr;
+    return context && context->is(OpKind::Call) && context->operand(0) == &callee;
+  });
+}
+
+namespace {
+
 // Context managers a FAST mediator may enter: catalogued ones (torch.no_grad()),
 // nnsight's tracer helpers (tracer.iter[...], tracer.all()), and
 // `with loss.backward():`.
@@ -52,7 +77,8 @@ bool confirmedContext(const Op *ctxOp, RuleContext &ctx) {
   if (!root)
     return false;
   for (const Value &v : ctx.valuesOf(root)) {
-    bool ok = (v.kind == ValueKind::Qualified && ctx.m.catalog.function(v.text)) ||
+    bool ok = (v.kind == ValueKind::Qualified &&
+               (ctx.m.catalog.function(v.text) || scopedMode(v.text))) ||
               (v.kind == ValueKind::Method && v.receiver == ValueKind::Tracer) ||
               (v.kind == ValueKind::Method && v.text == "backward" &&
                (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation ||

@@ -1,0 +1,20 @@
+# Thread-local modes a `with` restores on exit stay FAST as context
+# managers: autocast and set_grad_enabled, like no_grad. Called alone,
+# set_grad_enabled changes the thread's mode for whatever runs on it next
+# (global-state), and so does handing it on.
+# RUN: %ivc check --verify --remarks %s
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("scoped"):
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        y = (model.transformer.h[3].output[0] @ torch.ones(768)).save()
+    with torch.set_grad_enabled(False), torch.amp.autocast("cpu"):
+        z = (model.transformer.h[4].output[0] * 2).save()
+
+with model.trace("left on"):
+    torch.set_grad_enabled(False)  # expected-remark {{uses 'torch.set_grad_enabled' (global-state)}}
+    mode = torch.set_grad_enabled  # expected-remark {{uses 'torch.set_grad_enabled' (global-state)}}
+    cast = torch.autocast("cpu")  # expected-remark {{calls 'torch.autocast', which is not in the op catalog}}
