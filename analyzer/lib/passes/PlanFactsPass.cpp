@@ -85,6 +85,17 @@ private:
     return roots;
   }
 
+  // The module a name is bound to by `import` statements alone, or null.
+  static std::optional<std::string_view> importedModule(const Symbol *s,
+                                                         const ValueSet &values) {
+    if (!s || s->bindings.empty() || values.size() != 1 ||
+        values[0].kind != ValueKind::Qualified ||
+        !llvm::all_of(s->bindings,
+                      [](const Binding &b) { return b.kind == Binding::Kind::Import; }))
+      return std::nullopt;
+    return values[0].text;
+  }
+
   // Names the body reads without binding them, and the module-level names the
   // definitions it reaches read: a runtime binds them before running the code.
   void freeNames(MediatorContext &ctx) {
@@ -112,6 +123,8 @@ private:
               v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
             return; // the model, the tracer, or a definition
         names.emplace_back(op->text);
+        if (auto module = importedModule(r.symbol, values.valuesOf(op)))
+          ctx.facts.freeModules.emplace(op->text, *module);
       });
     }
     std::sort(names.begin(), names.end());

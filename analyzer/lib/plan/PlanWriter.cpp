@@ -23,6 +23,13 @@ llvm::json::Array strings(const std::vector<std::string> &items) {
   return a;
 }
 
+llvm::json::Object moduleNames(const std::map<std::string, std::string> &modules) {
+  llvm::json::Object o;
+  for (const auto &[name, module] : modules)
+    o[utf8(name)] = utf8(module);
+  return o;
+}
+
 // The body of a mediator as code a runtime can execute on its own. A trace's
 // Body mediator leaves out the invokes (they are mediators of their own),
 // each replaced by `pass` so the code stays valid.
@@ -97,6 +104,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"modules", std::move(modules)},
       {"saves", strings(f.saves)},
       {"free_names", strings(f.freeNames)},
+      {"free_modules", moduleNames(f.freeModules)},
       {"definitions", std::move(defs)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(file, t, m))},

@@ -206,17 +206,24 @@ with model.trace(ids) as tracer:
 
     def test_values_cannot_rebind_what_the_analyzer_judged_as_a_module(self):
         # nnsight.save(h) is FAST because `nnsight` is the mediator library's
-        # own; torch.save in its place would write files from the server.
-        plan = ivc.compile("import nnsight\nwith model.trace(x):\n"
-                           "    h = nnsight.save(model.transformer.h[0].output[0])\n",
-                           filename="n.py")
-        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
+        # own, and np.asarray because `np` is numpy: torch.save or
+        # torch.asarray in their place would run what was never judged.
+        plan = ivc.compile("import nnsight\nimport numpy as np\nimport torch\n"
+                           "with model.trace(x):\n"
+                           "    h = nnsight.save(torch.relu(model.transformer.h[0].output[0]))\n"
+                           "    n = np.asarray([1.0]).sum()\n", filename="n.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual(m.tier, "fast")
+        self.assertEqual(m.free_modules, {"nnsight": "nnsight", "np": "numpy", "torch": "torch"})
         for values in ({"nnsight": torch}, {"nnsight": "anything"}, {"torch": os},
-                       {"math": 3}):
+                       {"np": torch}, {"np": 3}):
             with self.assertRaisesRegex(ivc.PlanError, "cannot be given", msg=str(values)):
-                self.rt.run(plan, TinyGPT(), [tokens()], dict(values, x=0))
-        r = self.rt.run(plan, TinyGPT(), [tokens()], {"torch": torch})
-        self.assertIn("h", r)
+                self.rt.run(plan, TinyGPT(), [tokens()], values)
+        # Modules the file imports need no value; the same module may be given.
+        for values in ({}, {"np": numpy, "torch": torch}):
+            r = self.rt.run(plan, TinyGPT(), [tokens()], values)
+            self.assertEqual(r.mediators[0].error, None)
+            self.assertIn("h", r)
 
     def test_malformed_plan_fields_are_refused_when_read(self):
         def with_mediator(**fields):

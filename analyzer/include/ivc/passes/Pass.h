@@ -57,6 +57,9 @@ struct MediatorFacts {
   std::map<std::string, std::set<std::string>> modules;
   std::vector<std::string> saves;
   std::vector<std::string> freeNames;
+  /// The free names bound only by `import M [as name]`, with M: a runtime
+  /// binds each to that module and nothing else.
+  std::map<std::string, std::string> freeModules;
   std::vector<Definition> definitions;
 };
 
