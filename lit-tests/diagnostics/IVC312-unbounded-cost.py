@@ -443,6 +443,10 @@ with model.trace("sets and dicts filled in one call"):
     grown = list(range(3))
     grown.extend(colliding)  # a list bound once may have changed since
     h9 = set(grown)  # expected-remark {{'set(grown)' fills a set or dict in one call}}
+    small = {i: i for i in range(3)}
+    pairs = list(small.items())
+    pairs.extend(zip(colliding, colliding))  # a dict's items, copied to a list, then grown
+    h10 = dict(pairs)  # expected-remark {{'dict(pairs)' fills a set or dict in one call}}
     table = {}
     table |= zip(colliding, colliding)  # expected-remark {{'table |= zip(colliding, colliding)' fills a set or dict in one call}}
     mask = model.transformer.h[0].output[0] > 0

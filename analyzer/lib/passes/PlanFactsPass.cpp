@@ -85,13 +85,16 @@ private:
     return roots;
   }
 
-  // The module a name is bound to by `import` statements alone, or null.
-  static std::optional<std::string_view> importedModule(const Symbol *s,
-                                                         const ValueSet &values) {
+  // What a name bound by import statements alone imports (`numpy` for
+  // `import numpy as np`, `torch.functional` for `from torch import
+  // functional`), or nothing.
+  static std::optional<std::string_view> importedPath(const Symbol *s, const ValueSet &values) {
     if (!s || s->bindings.empty() || values.size() != 1 ||
-        values[0].kind != ValueKind::Qualified ||
-        !llvm::all_of(s->bindings,
-                      [](const Binding &b) { return b.kind == Binding::Kind::Import; }))
+        values[0].kind != ValueKind::Qualified || values[0].text.empty() ||
+        values[0].text.starts_with(".") ||
+        !llvm::all_of(s->bindings, [](const Binding &b) {
+          return b.kind == Binding::Kind::Import || b.kind == Binding::Kind::ImportFrom;
+        }))
       return std::nullopt;
     return values[0].text;
   }
@@ -123,8 +126,8 @@ private:
               v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
             return; // the model, the tracer, or a definition
         names.emplace_back(op->text);
-        if (auto module = importedModule(r.symbol, values.valuesOf(op)))
-          ctx.facts.freeModules.emplace(op->text, *module);
+        if (auto path = importedPath(r.symbol, values.valuesOf(op)))
+          ctx.facts.freeImports.emplace(op->text, *path);
       });
     }
     std::sort(names.begin(), names.end());

@@ -23,10 +23,10 @@ llvm::json::Array strings(const std::vector<std::string> &items) {
   return a;
 }
 
-llvm::json::Object moduleNames(const std::map<std::string, std::string> &modules) {
+llvm::json::Object importPaths(const std::map<std::string, std::string> &imports) {
   llvm::json::Object o;
-  for (const auto &[name, module] : modules)
-    o[utf8(name)] = utf8(module);
+  for (const auto &[name, path] : imports)
+    o[utf8(name)] = utf8(path);
   return o;
 }
 
@@ -104,7 +104,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"modules", std::move(modules)},
       {"saves", strings(f.saves)},
       {"free_names", strings(f.freeNames)},
-      {"free_modules", moduleNames(f.freeModules)},
+      {"free_imports", importPaths(f.freeImports)},
       {"definitions", std::move(defs)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(file, t, m))},

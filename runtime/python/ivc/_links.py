@@ -26,10 +26,21 @@ def _timeout_ms(deadline):
     return max(0, int((deadline - time.monotonic()) * 1000) + 1)
 
 
+def _modes_at_rest():
+    """Whether this thread's torch modes are torch's defaults. They are
+    thread-local, and a mediator whose `with torch.autocast(...)` failed in
+    its __enter__, or that was abandoned inside `with set_grad_enabled(...)`,
+    leaves them changed for whatever runs on the thread next."""
+    return (torch.is_grad_enabled() and not torch.is_inference_mode_enabled() and
+            not torch.is_autocast_enabled() and not torch.is_autocast_cpu_enabled())
+
+
 class _FastThreads:
     """Threads that run FAST mediators, kept between traces (starting a
-    thread costs more than a whole warm trace). A thread whose mediator the
-    host abandoned (a timeout) is simply never returned."""
+    thread costs more than a whole warm trace). A thread is kept only when
+    its mediator ended cleanly and left torch's thread-local modes at rest:
+    one the host abandoned (a timeout), whose mediator failed, or whose
+    modes changed is never returned."""
 
     def __init__(self, keep=8):
         self._idle = []
@@ -48,7 +59,8 @@ class _FastThreads:
     def _loop(self, q):
         while True:
             fn = q.get()
-            fn()
+            if not fn() or not _modes_at_rest():
+                return
             with self._lock:
                 if len(self._idle) >= self._keep:
                     return
@@ -119,16 +131,18 @@ class FastLink:
         port = self.port
 
         def target():
+            """Runs the job; True when it ended cleanly (the thread may be kept)."""
             me = threading.get_ident()
+            clean = False
             try:
                 with self._guard:
                     if self._abandoned:
-                        return  # given up on before it started
+                        return False  # given up on before it started
                     self._thread = me
                 try:
                     msg = port.recv()
                     if msg[0] == "run":
-                        _mediator.run_job(port, msg[1], self.guard.run, self.guard.call)
+                        clean = _mediator.run_job(port, msg[1], self.guard.run, self.guard.call)
                 except _core.ChannelClosed:
                     pass  # abandoned by the host (timeout, model error)
                 finally:
@@ -139,7 +153,8 @@ class FastLink:
                         self._thread = None
                         _core.interrupt_thread(me, None)  # one not raised yet
             except _mediator.Abandoned:
-                pass  # it came after the mediator's own code
+                return False  # it came after the mediator's own code
+            return clean and not self._abandoned
 
         _threads.run(target)
         self.send(("run", job))

@@ -103,6 +103,15 @@ class Nnsight:
         self._m.log(sep.join(str(a) for a in args))
 
 
+def _imported(import_, path):
+    """What `path` names, as `from a.b import c` binds it: an attribute of
+    the module, or a submodule (`torch.zeros`, `torch.nn.functional`)."""
+    head, _, tail = path.rpartition(".")
+    if not head:
+        return import_(path, fromlist=("_",))
+    return getattr(import_(head, fromlist=(tail,)), tail)
+
+
 def _receiver(path, envoy):
     """What the receiver's first name is bound to: the envoy, or for
     `self.model` an object whose `model` is the envoy."""
@@ -429,9 +438,9 @@ class Mediator:
             # Binding the job's names can fail as user code can (a module
             # the allowlist refuses): it is reported the same way.
             ns.update(job["values"])
-            for name, module in job.get("imports", {}).items():
-                ns[name] = (Nnsight(self) if module == "nnsight" else
-                            ns["__builtins__"]["__import__"](module, fromlist=("_",)))
+            for name, path in job.get("imports", {}).items():
+                ns[name] = (Nnsight(self) if path == "nnsight" else
+                            _imported(ns["__builtins__"]["__import__"], path))
             root, _, path = job["receiver"].partition(".")
             ns[root] = _receiver(path, Envoy(self, ""))
             if job["tracer"]:

@@ -20,7 +20,7 @@ class Mediator:
     """One unit of user code the runtime runs against the model."""
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
-                 "free_modules", "definitions", "source", "first_line", "modules", "raw")
+                 "free_imports", "definitions", "source", "first_line", "modules", "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
@@ -161,11 +161,12 @@ def _parse(data):
             med.reasons = _need(m, "reasons", list, mw, default=[])
             med.saves = _strings(m, "saves", mw)
             med.free_names = _strings(m, "free_names", mw)
-            med.free_modules = _need(m, "free_modules", dict, mw, default={})
-            for name, module in med.free_modules.items():
-                if name not in med.free_names or not isinstance(module, str) or not module:
-                    raise PlanError(f"{mw}.free_modules: {name!r} is not a free name bound "
-                                    f"to a module path")
+            med.free_imports = _need(m, "free_imports", dict, mw, default={})
+            for name, path in med.free_imports.items():
+                if (name not in med.free_names or not isinstance(path, str) or
+                        not all(p.isidentifier() for p in path.split("."))):
+                    raise PlanError(f"{mw}.free_imports: {name!r} is not a free name bound "
+                                    f"to a dotted path")
             if dotted and receiver_root in med.free_names:
                 # Nothing the caller gives can cross with the receiver's path.
                 raise PlanError(f"{mw}: reads {receiver_root!r} other than as the receiver "

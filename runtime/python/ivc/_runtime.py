@@ -458,25 +458,24 @@ class Runtime:
         # (subject to the import allowlist); a free name that is itself an
         # allowed module's name (`torch`) needs no value, and nor does
         # `nnsight`, whose functions the mediator library provides.
-        # The analyzer judged a name the file binds by `import` as that
-        # module, one spelled like an allowed module as that module, and
-        # `nnsight` as the mediator library's: a value that makes it
-        # something else would run what was never judged. Such names need
-        # no value: they are imported on the mediator's side.
-        modules = {n: n for m in t.mediators for n in m.free_names
+        # The analyzer judged a name the file binds by import statements as
+        # what it imports, one spelled like an allowed module as that
+        # module, and `nnsight` as the mediator library's: a value that makes
+        # it something else would run what was never judged. Such names need
+        # no value: they are bound on the mediator's side.
+        spelled = {n: n for m in t.mediators for n in m.free_names
                    if n in allow or n == "nnsight"}
-        for m in t.mediators:
-            modules.update(m.free_modules)
+        imported = {n: p for m in t.mediators for n, p in m.free_imports.items()}
         for k, v in values.items():
             if k == "nnsight":
                 raise PlanError("the free name 'nnsight' is bound by the runtime; "
                                 "it cannot be given a value")
-            if k in modules and not (isinstance(v, types.ModuleType) and
-                                     v.__name__ == modules[k]):
-                raise PlanError(f"the free name {k!r} is module {modules[k]!r} to the "
-                                f"analyzer; it cannot be given another value")
+            judged = imported.get(k, spelled.get(k))
+            if judged and not (isinstance(v, types.ModuleType) and v.__name__ == judged):
+                raise PlanError(f"the free name {k!r} is {judged!r} to the analyzer; "
+                                f"it cannot be given another value")
         imports = {k: v.__name__ for k, v in values.items() if isinstance(v, types.ModuleType)}
-        imports.update({n: mod for n, mod in modules.items() if n not in values})
+        imports.update({n: p for n, p in {**spelled, **imported}.items() if n not in values})
         supplied = set(values) | set(imports)
         barriers = {k: v for k, v in values.items() if isinstance(v, Barrier)}
         plain = {k: v for k, v in values.items()

@@ -206,17 +206,21 @@ with model.trace(ids) as tracer:
 
     def test_values_cannot_rebind_what_the_analyzer_judged_as_a_module(self):
         # nnsight.save(h) is FAST because `nnsight` is the mediator library's
-        # own, and np.asarray because `np` is numpy: torch.save or
-        # torch.asarray in their place would run what was never judged.
+        # own, np.asarray because `np` is numpy, tf.split because `tf` is
+        # torch.functional: torch.save, torch.asarray or re.split in their
+        # place would run what was never judged.
         plan = ivc.compile("import nnsight\nimport numpy as np\nimport torch\n"
+                           "from torch import functional as tf, zeros\n"
                            "with model.trace(x):\n"
                            "    h = nnsight.save(torch.relu(model.transformer.h[0].output[0]))\n"
-                           "    n = np.asarray([1.0]).sum()\n", filename="n.py")
+                           "    n = np.asarray([1.0]).sum() + zeros(1)\n"
+                           "    parts = tf.split(h, 1)\n", filename="n.py")
         m = plan.trace(0).mediators[0]
         self.assertEqual(m.tier, "fast")
-        self.assertEqual(m.free_modules, {"nnsight": "nnsight", "np": "numpy", "torch": "torch"})
+        self.assertEqual(m.free_imports, {"nnsight": "nnsight", "np": "numpy", "tf": "torch.functional",
+                                          "torch": "torch", "zeros": "torch.zeros"})
         for values in ({"nnsight": torch}, {"nnsight": "anything"}, {"torch": os},
-                       {"np": torch}, {"np": 3}):
+                       {"np": torch}, {"np": 3}, {"tf": __import__("re")}, {"zeros": torch.ones}):
             with self.assertRaisesRegex(ivc.PlanError, "cannot be given", msg=str(values)):
                 self.rt.run(plan, TinyGPT(), [tokens()], values)
         # Modules the file imports need no value; the same module may be given.

@@ -70,6 +70,22 @@ class FastGuard(unittest.TestCase):
             """).mediators[0].error
         self.assertIn("category: subprocess", str(err))
 
+    def test_torch_modes_a_mediator_leaves_changed_reach_no_later_mediator(self):
+        # torch's grad and autocast modes are thread-local, and FAST threads
+        # are pooled: autocast's __enter__ turns CPU autocast on, then fails
+        # on cache_enabled=0, so its __exit__ never runs; set_grad_enabled
+        # switches at construction. Many rounds, so that a later mediator
+        # would land on the failed one's thread if it were kept.
+        for _ in range(4):
+            for broken in ('with torch.autocast("cpu", cache_enabled=0):\n    pass\n',
+                           "torch.set_grad_enabled(False)\n"):
+                self.run_fast(broken, free_names=["torch"])
+                r = self.run_fast("modes = (torch.is_grad_enabled(),"
+                                  " torch.is_autocast_cpu_enabled())\n", saves=["modes"],
+                                  free_names=["torch"])
+                self.assertIsNone(r.mediators[0].error)
+                self.assertEqual(r["modes"], (True, False), broken)
+
     def test_lazy_imports_and_reads_still_work(self):
         # Importing a module for the first time reads and runs its source:
         # the guard lets a library do that for a mediator.

@@ -57,9 +57,10 @@ struct MediatorFacts {
   std::map<std::string, std::set<std::string>> modules;
   std::vector<std::string> saves;
   std::vector<std::string> freeNames;
-  /// The free names bound only by `import M [as name]`, with M: a runtime
-  /// binds each to that module and nothing else.
-  std::map<std::string, std::string> freeModules;
+  /// The free names bound only by import statements, with the dotted path
+  /// each imports (`np`: numpy, `zeros`: torch.zeros): a runtime binds each
+  /// to what that path names and nothing else.
+  std::map<std::string, std::string> freeImports;
   std::vector<Definition> definitions;
 };
 

@@ -130,8 +130,17 @@ const Op *reordered(RuleContext &ctx, const Op *op) {
 /// a dict's items, in any order, its own keys, hashed as it was filled
 /// (`dict(sorted(d.items(), key=...))`).
 bool harmlessKeys(RuleContext &ctx, const Op *op) {
-  while (const Op *inner = reordered(ctx, valueBehindNames(ctx, op)))
+  // Through a name, only to what nothing can change since: `p = list(...)`
+  // may be extended with colliding pairs before `dict(p)`.
+  for (int depth = 0; depth < 8; ++depth) {
+    const Op *behind = valueBehindNames(ctx, op);
+    const Op *inner = reordered(ctx, behind);
+    if (!inner)
+      break;
+    if (behind != op && !isBuiltin(onlyCallee(ctx, behind), {"tuple", "reversed"}))
+      return harmlessItems(ctx, op);
     op = inner;
+  }
   const Op *pairs = valueBehindNames(ctx, op);
   if (pairs && pairs->is(OpKind::Call) && pairs->operand(0) &&
       pairs->operand(0)->is(OpKind::Attribute) && pairs->operand(0)->text == "items" &&
