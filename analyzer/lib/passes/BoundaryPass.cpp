@@ -151,15 +151,10 @@ private:
         const Op *saved = op->operands.size() > 1 ? op->operand(1) : nullptr;
         if (saved && !saved->is(OpKind::Keyword) && !saved->is(OpKind::Starred) &&
             !saved->is(OpKind::KwSplat))
-          for (const Value &v : values.valuesOf(saved)) {
-            if (v.kind == ValueKind::Activation)
-              access(ctx, v, "save");
-            unserializableSave(ctx, unit, *op, v);
-          }
+          for (const Value &v : values.valuesOf(saved))
+            save(ctx, unit, *op, v);
       } else if (method == "save" && !moduleFunction(ctx, r, method)) { // not torch.save / numpy.save
-        if (r.kind == ValueKind::Activation)
-          access(ctx, r, "save");
-        unserializableSave(ctx, unit, *op, r);
+        save(ctx, unit, *op, r);
       } else if (r.kind == ValueKind::Envoy && method == "skip") {
         ctx.facts.modules[pathOf(r)].insert("skip");
       } else if (r.kind == ValueKind::Envoy &&
@@ -210,6 +205,13 @@ private:
     if (writesFirst && first)
       if (const Value *a = activationOf(values.valuesOf(first)))
         inPlace(ctx, unit, *call, *a);
+  }
+
+  // A saved value: an activation's save access, or a warning if it cannot cross.
+  void save(MediatorContext &ctx, const CodeUnit &unit, const Op &at, const Value &v) {
+    if (v.kind == ValueKind::Activation)
+      access(ctx, v, "save");
+    unserializableSave(ctx, unit, at, v);
   }
 
   void unserializableSave(MediatorContext &ctx, const CodeUnit &unit, const Op &at,

@@ -454,22 +454,16 @@ class Runtime:
 
     def _jobs(self, plan, t, values, tier_of):
         allow = set(self.sandbox.import_allowlist)
-        # Modules are bound by name and imported on the mediator's side
-        # (subject to the import allowlist); a free name that is itself an
-        # allowed module's name (`torch`) needs no value, and nor does
-        # `nnsight`, whose functions the mediator library provides.
         # The analyzer judged a name the file binds by import statements as
-        # what it imports, one spelled like an allowed module as that
-        # module, and `nnsight` as the mediator library's: a value that makes
-        # it something else would run what was never judged. Such names need
-        # no value: they are bound on the mediator's side.
+        # what it imports, one spelled like an allowed module as that module,
+        # and `nnsight` as the mediator library's own: such names need no
+        # value (they are bound on the mediator's side, subject to the import
+        # allowlist), and a value that makes one something else would run
+        # what was never judged.
         spelled = {n: n for m in t.mediators for n in m.free_names
                    if n in allow or n == "nnsight"}
         imported = {n: p for m in t.mediators for n, p in m.free_imports.items()}
         for k, v in values.items():
-            if k == "nnsight":
-                raise PlanError("the free name 'nnsight' is bound by the runtime; "
-                                "it cannot be given a value")
             judged = imported.get(k, spelled.get(k))
             if judged and not (isinstance(v, types.ModuleType) and v.__name__ == judged):
                 raise PlanError(f"the free name {k!r} is {judged!r} to the analyzer; "

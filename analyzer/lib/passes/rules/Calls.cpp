@@ -130,11 +130,17 @@ struct Problem {
   std::string a, b;
 };
 
-std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx) {
+/// `call`: the call of the method, when it is called here (not handed on).
+std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *call = nullptr) {
   std::string_view m = v.text;
   const OpCatalog &cat = ctx.m.catalog;
-  if (m == "save" && v.receiver != ValueKind::Qualified)
-    return std::nullopt; // nnsight's .save() works on any value
+  // nnsight's .save() works on any value and takes no arguments:
+  // `x.save(path)` is some other save (torch's, numpy's, a model's).
+  if (m == "save" && v.receiver != ValueKind::Qualified) {
+    if (call && call->operands.size() > 1)
+      return Problem{DiagId::UncataloguedCall, shortSource(ctx, *call->operand(0)), ""};
+    return std::nullopt;
+  }
   switch (v.receiver) {
   case ValueKind::Envoy:
     if (envoyMethod(m) || std::find(ctx.m.policy.traceMethods.begin(),
@@ -213,11 +219,7 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
   case ValueKind::UserClass:
     return Problem{DiagId::ClassDefinition, "instantiates", std::string(v.text)};
   case ValueKind::Method:
-    // nnsight's .save() takes no arguments: `x.save(path)` is something
-    // else's save (torch's, numpy's, a model's) on a value ivc cannot type.
-    if (v.text == "save" && call.operands.size() > 1)
-      return Problem{DiagId::UncataloguedCall, shortSource(ctx, *call.operand(0)), ""};
-    return judgeMethod(v, ctx);
+    return judgeMethod(v, ctx, &call);
   default:
     return Problem{DiagId::UnresolvedCall, quotedSource(ctx, *call.operand(0)), ""};
   }

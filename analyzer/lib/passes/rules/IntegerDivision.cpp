@@ -21,16 +21,9 @@ namespace {
 
 constexpr std::string_view Category = "integer-division: the minimum by -1 traps";
 
-/// Whether `op` may be a tensor: typed as one, not typed at all, or an
-/// attribute ivc takes for a method, which may be data (`batch.input_ids`).
-bool mayBeTensorKind(ValueKind k) {
-  return k == ValueKind::Tensor || k == ValueKind::Activation || k == ValueKind::Unknown ||
-         k == ValueKind::Method;
-}
-
 bool mayBeTensor(RuleContext &ctx, const Op *op) {
   const ValueSet &vs = ctx.valuesOf(op);
-  return vs.empty() || llvm::any_of(vs, [](const Value &v) { return mayBeTensorKind(v.kind); });
+  return vs.empty() || llvm::any_of(vs, [](const Value &v) { return mayHoldTensor(v.kind); });
 }
 
 /// A divisor that is not -1 as an int64 or an int32: a constant whose low
@@ -78,7 +71,7 @@ Division torchDivision(std::string_view name) {
 /// module's (`operator.mod`).
 Division divisionBy(const Value &v) {
   if (v.kind == ValueKind::Method)
-    return mayBeTensorKind(v.receiver) ? torchDivision(v.text) : Division::None;
+    return mayHoldTensor(v.receiver) ? torchDivision(v.text) : Division::None;
   if (v.kind != ValueKind::Qualified)
     return Division::None;
   llvm::StringRef name(v.text.data(), v.text.size());

@@ -158,11 +158,8 @@ void checkAttribute(Op &op, RuleContext &ctx) {
   checkEscapingReference(op, ctx);
   if (qualified)
     return;
-  // numpy arrays are typed as tensors, and a value ivc cannot type (a
-  // parameter, an attribute of anything) may be either.
   bool mayBeArray = bases.empty() || llvm::any_of(bases, [](const Value &b) {
-    return b.kind == ValueKind::Tensor || b.kind == ValueKind::Activation ||
-           b.kind == ValueKind::Unknown || b.kind == ValueKind::Method;
+    return mayHoldTensor(b.kind);
   });
   if (!mayBeArray)
     return;

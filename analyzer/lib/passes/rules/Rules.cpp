@@ -32,6 +32,11 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names) 
   return std::find(names.begin(), names.end(), s) != names.end();
 }
 
+bool mayHoldTensor(ValueKind k) {
+  return k == ValueKind::Tensor || k == ValueKind::Activation || k == ValueKind::Unknown ||
+         k == ValueKind::Method;
+}
+
 // Long expressions keep both ends: the head names the value, the tail the
 // method called on it (`model.lm_head.o...topk(5).indices.save`). Cuts fall
 // on UTF-8 character boundaries.

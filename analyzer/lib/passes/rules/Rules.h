@@ -69,6 +69,10 @@ std::optional<std::string_view> frameAttributeOwner(std::string_view name);
 bool isDunder(std::string_view name);
 bool isPrivate(std::string_view name); // starts with '_'
 bool isOneOf(std::string_view s, std::initializer_list<std::string_view> names);
+/// Whether a value of kind `k` may be a tensor (or a numpy array, which ivc
+/// types as one): typed as one, not typed at all, or an attribute ivc takes
+/// for a method, which may be data (`batch.input_ids`).
+bool mayHoldTensor(ValueKind k);
 /// An op's source text, shortened to 40 characters, for messages.
 std::string shortSource(RuleContext &ctx, const ir::Op &op);
 /// The same in quotes.
