@@ -7,8 +7,10 @@
 // from inside PyEval_RestoreThread by unwinding its stack (pthread_exit). An
 // unwind that starts in a destructor -- pybind11's gil_scoped_release retakes
 // the GIL in one -- calls std::terminate, and the whole process aborts at
-// exit. So the GIL is retaken in plain code, and a thread that wakes after
-// finalization began never retakes it: it sleeps until the process ends.
+// exit; an unwind through pybind11's frames also frees Python objects without
+// the GIL. So the GIL is retaken in plain code, a thread that wakes after
+// finalization began never tries, and one that finalization overtakes stops
+// the unwind where it starts: either sleeps until the process ends.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_RUNTIME_PYTHON_WITHOUTGIL_H

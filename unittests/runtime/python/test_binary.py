@@ -32,26 +32,30 @@ class ModuleExports(unittest.TestCase):
 
 # Daemon threads wait in ivc._core (a server's request threads, FAST
 # mediators) when the program exits, and an atexit hook wakes them: CPython
-# then ends each one as it retakes the GIL, by unwinding its stack.
+# then ends each one that tries to retake the GIL after finalization began,
+# by unwinding its stack. Many threads and a short switch interval widen that
+# race: about one run in sixty aborted before retakeGil stopped the unwind.
 EXIT_WHILE_WAITING = textwrap.dedent("""
-    import atexit, threading, time
+    import atexit, sys, threading, time
     from ivc import _core
+    THREADS = 32
     host, mediator = _core.memory_channel_pair()
-    waiting = threading.Barrier(5)
+    waiting = threading.Barrier(THREADS + 1)
     def wait():
         waiting.wait()
         mediator.recv(timeout_ms=-1)
-    for _ in range(4):
+    for _ in range(THREADS):
         threading.Thread(target=wait, daemon=True).start()
     waiting.wait()
     time.sleep(0.05)
+    sys.setswitchinterval(1e-6)
     atexit.register(host.close)
 """)
 
 
 class InterpreterExit(unittest.TestCase):
     def test_threads_waiting_in_the_module_do_not_abort_the_exit(self):
-        for _ in range(3):
+        for _ in range(12):
             done = subprocess.run([sys.executable, "-c", EXIT_WHILE_WAITING], env=os.environ,
                                   capture_output=True, text=True, timeout=60)
             self.assertEqual(done.returncode, 0, done.stderr)
