@@ -45,3 +45,34 @@ with model.trace("division functions passed on"):
     k = list(map(torch.remainder, [ids], [ids]))  # expected-remark {{uses 'torch.remainder as a value' (integer-division: the minimum by -1 traps)}}
     l = functools.reduce(operator.floordiv, [ids, ids])  # expected-remark {{uses 'operator.floordiv as a value' (integer-division: the minimum by -1 traps)}}
     m = functools.partial(torch.div, rounding_mode="floor")  # expected-remark {{uses 'torch.div as a value' (integer-division: the minimum by -1 traps)}}
+
+# Unravelling an argmax: int64 indices (in-place updates keep the dtype)
+# divided by a count, which is never negative, cannot be the minimum by -1.
+with model.trace("indices divided by counts"):
+    pat = model.transformer.h[5].attn.attn_dropout.input[0, 0]
+    idx = pat.flatten().argmax()
+    row, col = idx // pat.shape[-1], idx % pat.shape[-1]
+    _, top = pat.topk(3)
+    r = top // pat.size(-1) + top.flatten() % pat.numel()
+    w = pat.max(dim=-1).indices[0] // len(range(2**32 - 1))
+    s = torch.div(pat.argmax(-1).long(), pat.shape[0], rounding_mode="floor")
+
+with model.trace("a name each trace binds to indices"):
+    pat = model.transformer.h[6].attn.attn_dropout.input[0, 0]
+    idx = pat.flatten().argmin()
+    row = idx // pat.shape[-1]
+
+with model.trace("counts that leave the division unsafe"):
+    pat = model.transformer.h[5].attn.attn_dropout.input[0, 0]
+    i32 = pat.argmax().int()
+    a = i32 // pat.shape[-1]  # expected-remark {{uses 'i32 // pat.shape[-1]' (integer-division: the minimum by -1 traps)}}
+    _, m = torch.max(pat, pat)
+    b = m // pat.shape[-1]  # expected-remark {{uses 'm // pat.shape[-1]' (integer-division: the minimum by -1 traps)}}
+    i = pat.argmax()
+    c = i // model.config.n_head  # expected-remark {{uses 'i // model.config.n_head' (integer-division: the minimum by -1 traps)}}
+    j = pat.argmax()
+    j = j.int()
+    d = j % pat.numel()  # expected-remark {{uses 'j % pat.numel()' (integer-division: the minimum by -1 traps)}}
+    count = len(pat)
+    count = -1
+    e = i // count  # expected-remark {{uses 'i // count' (integer-division: the minimum by -1 traps)}}

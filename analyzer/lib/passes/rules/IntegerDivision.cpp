@@ -8,7 +8,8 @@
 // is not -1 (a constant, a float) or that the dividend is a number no
 // integer tensor holds at its minimum. Anything else is IVC307
 // (`integer-division`): it runs in a worker, where a trap ends only the
-// worker.
+// worker. Indices divided by a count (`i // h.shape[-1]`, unravelling an
+// argmax) stay FAST: an int64 tensor divided by what is never negative.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -43,9 +44,99 @@ bool safeDividend(RuleContext &ctx, const Op *op) {
          (m.value && *m.value > INT32_MIN && *m.value <= INT32_MAX);
 }
 
+/// Whether `f` always returns (values, indices): `t.topk(k)`, `t.sort()`.
+/// (`torch.max(a, b)` is a tensor of their dtype, which unpacks too.)
+bool returnsIndicesSecond(std::string_view f) {
+  return isOneOf(f, {"topk", "sort", "kthvalue", "mode", "cummax", "cummin"});
+}
+
+/// Whether `f` returns a namedtuple with `indices` when it returns one.
+bool hasIndices(std::string_view f) {
+  return returnsIndicesSecond(f) || isOneOf(f, {"max", "min", "median", "nanmedian"});
+}
+
+bool isTensor(ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::Activation; }
+
+/// The one method of a tensor, or torch function, that `call` calls, by its
+/// bare name (`t.argmax`, `torch.argmax`), or "".
+std::string_view tensorFunction(RuleContext &ctx, const Op *call) {
+  if (!call || !call->is(OpKind::Call))
+    return {};
+  const ValueSet &callee = ctx.valuesOf(call->operand(0));
+  if (callee.size() != 1)
+    return {};
+  const Value &v = callee[0];
+  if (v.kind == ValueKind::Method)
+    return isTensor(v.receiver) ? v.text : std::string_view();
+  llvm::StringRef name(v.text.data(), v.text.size());
+  if (v.kind == ValueKind::Qualified &&
+      (name.consume_front("torch.Tensor.") || name.consume_front("torch.")))
+    return std::string_view(name.data(), name.size());
+  return {};
+}
+
+/// A count, never negative: `len(x)`, or a tensor's `.shape[i]`, `.size(i)`
+/// or `.numel()`.
+bool nonNegativeCount(RuleContext &ctx, const Op *op) {
+  op = valueBehindNames(ctx, op);
+  if (!op)
+    return false;
+  if (op->is(OpKind::Call)) {
+    const ValueSet &callee = ctx.valuesOf(op->operand(0));
+    if (!callee.empty() && llvm::all_of(callee, [](const Value &v) {
+          return v.kind == ValueKind::Builtin && v.text == "len";
+        }))
+      return true;
+  }
+  if (op->is(OpKind::Subscript)) {
+    const Op *shape = op->operand(0);
+    return shape && shape->is(OpKind::Attribute) && shape->text == "shape" &&
+           cost::allTensors(ctx, shape->operand(0));
+  }
+  std::string_view f = tensorFunction(ctx, op);
+  return f == "numel" || (f == "size" && positionalArgument(*op, 0));
+}
+
+/// An int64 tensor whatever it holds now (in-place updates keep a tensor's
+/// dtype): indices (`t.argmax()`, `t.topk(k).indices`, `_, i = t.max(-1)`),
+/// `t.long()`, and reshapes and items of those.
+bool int64Tensor(RuleContext &ctx, const Op *op, int depth = 0) {
+  if (!op || depth > 8)
+    return false;
+  if (op->is(OpKind::Name)) {
+    // Every binding (trace blocks reuse names) makes one.
+    const Symbol *s = cost::symbolOf(ctx, op);
+    return s && !s->bindings.empty() && s->bindings.size() <= 8 &&
+           llvm::all_of(s->bindings, [&](const Binding &b) {
+             if (b.kind != Binding::Kind::Assign)
+               return false;
+             if (b.path.size() == 1 && b.path[0] == 1) // `values, indices = t.topk(k)`
+               return returnsIndicesSecond(tensorFunction(ctx, b.value));
+             return b.path.empty() && int64Tensor(ctx, b.value, depth + 1);
+           });
+  }
+  if (op->is(OpKind::Attribute) && op->text == "indices")
+    return hasIndices(tensorFunction(ctx, op->operand(0)));
+  if (op->is(OpKind::Subscript))
+    return int64Tensor(ctx, op->operand(0), depth + 1);
+  if (isOneOf(tensorFunction(ctx, op),
+              {"argmax", "argmin", "argsort", "nonzero", "argwhere", "count_nonzero", "long"}))
+    return true;
+  // A reshape of one (a method of what is an int64 tensor already).
+  const Op *target = op->is(OpKind::Call) ? op->operand(0) : nullptr;
+  if (!target || !target->is(OpKind::Attribute) ||
+      !isOneOf(target->text, {"flatten", "reshape", "squeeze", "unsqueeze", "clone", "detach",
+                              "cpu", "contiguous"}))
+    return false;
+  const ValueSet &callee = ctx.valuesOf(target);
+  return callee.size() == 1 && callee[0].kind == ValueKind::Method &&
+         int64Tensor(ctx, target->operand(0), depth + 1);
+}
+
 bool mayTrap(RuleContext &ctx, const Op *dividend, const Op *divisor) {
   return (mayBeTensor(ctx, dividend) || mayBeTensor(ctx, divisor)) &&
-         !safeDivisor(ctx, divisor) && !safeDividend(ctx, dividend);
+         !safeDivisor(ctx, divisor) && !safeDividend(ctx, dividend) &&
+         !(int64Tensor(ctx, dividend) && nonNegativeCount(ctx, divisor));
 }
 
 void report(RuleContext &ctx, const Op &at, std::string_view suffix = "") {
