@@ -447,6 +447,11 @@ with model.trace("sets and dicts filled in one call"):
     pairs = list(small.items())
     pairs.extend(zip(colliding, colliding))  # a dict's items, copied to a list, then grown
     h10 = dict(pairs)  # expected-remark {{'dict(pairs)' fills a set or dict in one call}}
+    layers = [2, 4, 6]  # a display no read of it may change: three items
+    h11 = set(layers) | set(dict(zip(layers, layers)))
+    extended = [2, 4, 6]
+    extended.extend(colliding)
+    h12 = set(extended)  # expected-remark {{'set(extended)' fills a set or dict in one call}}
     table = {}
     table |= zip(colliding, colliding)  # expected-remark {{'table |= zip(colliding, colliding)' fills a set or dict in one call}}
     mask = model.transformer.h[0].output[0] > 0

@@ -116,13 +116,17 @@ TEST(IncrementalAnalysis, ChangingAHelperReanalyzesTheMediatorsThatReachIt) {
   EXPECT_NE(first->facts[0][0].tier, Tier::Reject);
 }
 
-// Edits whose only effect is where a module-level name is bound, or what a
-// `from` import names: each pair's second text must not reuse the first's
-// findings where they differ.
+// Edits whose only effect is where a module-level name is bound, what a
+// `from` import names, or what may change a list: each pair's second text
+// must not reuse the first's findings where they differ.
 TEST(IncrementalAnalysis, BindingOrderAndImportSourcesAreSeen) {
   const std::string head = "from nnsight import LanguageModel\nmodel = LanguageModel('gpt2')\n";
   const std::string trace = "with model.trace('a'):\n    system('x')\n    eval('1')\n";
+  // Whether a list's items are known depends on every statement that reads it.
+  const std::string call = "with model.trace('a'):\n    fns[0]('x')\n";
   const std::vector<std::pair<std::string, std::string>> edits = {
+      {"fns = [len]\n" + call, "fns = [len]\n" + call + "fns.append(print)\n"},
+      {"fns = {0: len}\n" + call, "fns = {0: len}\ndef f():\n    fns[0] = print\n" + call},
       {"from json import *\n" + trace, "from os import *\n" + trace},
       {"from json import system\n" + trace, "from os import system\n" + trace},
       {"from .json import system\n" + trace, "from ..json import system\n" + trace},

@@ -159,6 +159,9 @@ void MediatorKeys::summarize(const UnitSummaries &previous, UnitSummaries &summa
       };
       take(b.site);
       take(b.value);
+      out.mutableDisplay = b.value && b.path.empty() &&
+                           (b.value->is(OpKind::List) || b.value->is(OpKind::Set) ||
+                            b.value->is(OpKind::Dict));
       // What a def or class runs where it is defined: decorators, defaults.
       if (b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class)
         for (const Op *op : statementHeader(b.site))
@@ -216,6 +219,10 @@ void MediatorKeys::fingerprintNames(const UnitSummaries &summaries) {
         text = mix(text, mix(r, bindingsBefore(r, u)));
       }
       n.texts.push_back(text);
+      if (b.mutableDisplay)
+        for (size_t r = 0; r < summaries.size(); ++r)
+          if (std::binary_search(summaries[r]->reads.begin(), summaries[r]->reads.end(), b.name))
+            n.texts.push_back(mix(b.name, file_.units[r].hash));
     }
   for (Node &n : nodes) {
     std::sort(n.reads.begin(), n.reads.end());

@@ -15,6 +15,9 @@
 // hashed as one). Each read is also hashed with how many bindings of its
 // name come before the statement that reads it: a builtin shadowed only
 // after a trace is still the builtin there.
+// A name bound to a list, set or dict display also hashes the text of every
+// statement that reads it: the analysis reads such a display's items only
+// while no read anywhere may change it (`fns[0] = f`).
 // Names read that have no module binding count by name alone, so binding one
 // later (`eval = ...`) changes the key too. `global` hashes the policy, the
 // names that mean the model and the tracer, and any star import.
@@ -45,6 +48,7 @@ struct UnitSummary {
   struct Binding {
     uint64_t name = 0, text = 0;
     std::vector<uint64_t> reads; // sorted, unique
+    bool mutableDisplay = false; // `name = [...]`, a set or a dict display
   };
   std::vector<Binding> bindings; // module-level bindings made in the statement
   std::vector<uint64_t> reads;   // names read anywhere in it (sorted, unique)

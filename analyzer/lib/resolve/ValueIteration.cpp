@@ -12,7 +12,7 @@ ValueSet ValueAnalysis::elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t
   for (const Value &v : values) {
     if (v.kind == ValueKind::Container && v.op &&
         (v.op->is(OpKind::Tuple) || v.op->is(OpKind::List)) && path[0] < v.op->operands.size() &&
-        !v.op->operands[path[0]]->is(OpKind::Starred)) {
+        !v.op->operands[path[0]]->is(OpKind::Starred) && unchanging(v.op)) {
       const ValueSet &e = valuesOf(v.op->operands[path[0]]);
       addAll(out, path.size() > 1 ? elementAt(e, path.drop_front()) : e);
     } else {
@@ -50,6 +50,22 @@ ValueSet ValueAnalysis::elementOf(const Op *iterable, llvm::ArrayRef<uint8_t> pa
           iterable->operands.size() >= 2)
         return elementOf(iterable->operand(1), path);
     }
+    // `for name, fn in METRICS.items()`: the keys or values of a dict display.
+    const Op *method = iterable->operand(0);
+    if (method && method->is(OpKind::Attribute) && iterable->operands.size() == 1 &&
+        isOneOf(method->text, {"items", "keys", "values"})) {
+      ValueSet out;
+      for (const Value &d : valuesOf(method->operand(0))) {
+        bool items = method->text == "items";
+        size_t part = items ? (path.empty() ? 2 : path[0]) : method->text == "values";
+        std::optional<ValueSet> entries;
+        if (d.kind == ValueKind::Container && d.op && d.op->is(OpKind::Dict) && part < 2 &&
+            path.size() == size_t(items))
+          entries = dictEntries(d.op, part);
+        addAll(out, entries ? *entries : ValueSet{Value::unknown()});
+      }
+      return out.empty() ? ValueSet{Value::unknown()} : out;
+    }
   }
   if (iterable->is(OpKind::List) || iterable->is(OpKind::Tuple) || iterable->is(OpKind::Set)) {
     ValueSet out;
@@ -67,7 +83,8 @@ ValueSet ValueAnalysis::elementOf(const Op *iterable, llvm::ArrayRef<uint8_t> pa
   ValueSet out;
   for (const Value &v : valuesOf(iterable)) {
     if (v.kind == ValueKind::Container && v.op && v.op != iterable &&
-        (v.op->is(OpKind::List) || v.op->is(OpKind::Tuple) || v.op->is(OpKind::Set))) {
+        (v.op->is(OpKind::List) || v.op->is(OpKind::Tuple) || v.op->is(OpKind::Set)) &&
+        unchanging(v.op)) {
       addAll(out, elementOf(v.op, path)); // a name bound to a display
       continue;
     }

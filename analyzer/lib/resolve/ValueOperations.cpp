@@ -118,6 +118,18 @@ ValueSet ValueAnalysis::ofAttribute(const Op *op) {
   return out;
 }
 
+std::optional<ValueSet> ValueAnalysis::dictEntries(const Op *dict, size_t part) {
+  if (!unchanging(dict))
+    return std::nullopt;
+  ValueSet out;
+  for (size_t i = 0; i + 1 < dict->operands.size(); i += 2) {
+    if (!dict->operands[i])
+      return std::nullopt; // `**spread`
+    addAll(out, valuesOf(dict->operands[i + part]));
+  }
+  return out.empty() ? std::optional<ValueSet>() : out;
+}
+
 ValueSet ValueAnalysis::ofSubscript(const Op *op) {
   ValueSet out;
   const Op *index = op->operand(1);
@@ -138,8 +150,14 @@ ValueSet ValueAnalysis::ofSubscript(const Op *op) {
       addValue(out, make(ValueKind::Tensor));
       break;
     case ValueKind::Container:
+      if (base.op && base.op->is(OpKind::Dict)) {
+        // `METRICS["ld"]`: the value of that key, or of any key.
+        std::optional<ValueSet> values = dictEntries(base.op, 1);
+        addAll(out, values ? *values : ValueSet{Value::unknown()});
+        break;
+      }
       if (base.op && (base.op->is(OpKind::Tuple) || base.op->is(OpKind::List)) && index &&
-          index->is(OpKind::Int)) {
+          index->is(OpKind::Int) && unchanging(base.op)) {
         size_t i = std::strtoul(std::string(index->text).c_str(), nullptr, 0);
         if (i < base.op->operands.size()) {
           addAll(out, valuesOf(base.op->operands[i]));

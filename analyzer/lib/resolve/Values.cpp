@@ -74,7 +74,7 @@ ValueAnalysis::ValueAnalysis(const Module &module, const SourceFile &source,
                              const OpCatalog *catalog)
     : module_(module), source_(source), scopes_(scopes), traces_(traces), manifest_(manifest),
       traceMethods_(traceMethods), runtimeModules_(runtimeModules), catalog_(catalog),
-      slot_(module.numOps(), -1) {}
+      slot_(module.numOps(), -1), uses_(module, scopes) {}
 
 std::string_view ValueAnalysis::save(std::string_view s) {
   if (s.empty())

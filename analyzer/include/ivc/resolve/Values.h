@@ -14,12 +14,14 @@
 #define IVC_RESOLVE_VALUES_H
 
 #include "ivc/resolve/Scopes.h"
+#include "ivc/resolve/Uses.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 
 #include <deque>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -91,6 +93,12 @@ public:
   ValueSet elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t> path);
 
   std::string_view save(std::string_view s);
+  /// Which op uses each op, and where each name is read.
+  UseIndex &uses() { return uses_; }
+  /// Whether a tuple, list, set or dict display's object keeps the items it
+  /// was made with: a tuple, or a display that only reads and iterations
+  /// reach (`fns = [f, g]` where no read of `fns` may change or pass it on).
+  bool unchanging(const ir::Op *display);
   /// The values a function or lambda of this module returns.
   const ValueSet &returnValues(const ir::Op *function);
 
@@ -100,11 +108,15 @@ private:
   ValueSet ofBinding(const Binding &b);
   ValueSet ofAttribute(const ir::Op *op);
   ValueSet ofSubscript(const ir::Op *op);
+  /// The keys (`part` 0) or values (1) of an unchanging dict display, or
+  /// nothing when it has a `**` splat.
+  std::optional<ValueSet> dictEntries(const ir::Op *dict, size_t part);
   ValueSet ofCall(const ir::Op *op);
   ValueSet ofBinary(const ir::Op *op);
   ValueSet ofCompare(const ir::Op *op);
   ValueSet ofManifest(const ManifestBinding &b);
   bool isModelExpression(const ir::Op *op) const;
+  bool onlyRead(const ir::Op *use, ir::OpKind container);
 
   const ir::Module &module_;
   const SourceFile &source_;
@@ -130,6 +142,8 @@ private:
   unsigned depth_ = 0;
   static constexpr unsigned MaxDepth = 400;
   llvm::BumpPtrAllocator arena_;
+  UseIndex uses_;
+  llvm::DenseMap<const ir::Op *, bool> unchanging_;
 };
 
 /// Appends `v` to `set` unless an equal value is there (and caps the set).

@@ -12,7 +12,8 @@
 // ivc counts below 2^12: a range, a string's characters or words, a set or
 // dict built already, a generator (Python code the deadline interrupts),
 // and lists, tuples, zips and enumerations of those; through a name only
-// what nothing can have changed since (not a list: `xs.extend(...)`).
+// what nothing can have changed since (a list only when no read of it may
+// change it: `xs.extend(...)`).
 // Comprehensions (`{x for x in xs}`) insert one item per bytecode, so the
 // deadline stops them as it stops any loop.
 //
@@ -74,6 +75,7 @@ bool harmlessItems(RuleContext &ctx, const Op *op, int depth = 0) {
     // bound to it may have been extended (`xs.extend(colliding)`).
     const Op *behind = onlyAssignedValue(ctx, op);
     bool unchanged = behind && (behind->is(OpKind::Tuple) || behind->is(OpKind::GeneratorExp) ||
+                                ctx.values.unchanging(behind) ||
                                 isRangeCall(ctx, behind) ||
                                 isBuiltin(onlyCallee(ctx, behind),
                                           {"tuple", "zip", "enumerate", "reversed", "iter"}));
