@@ -210,6 +210,26 @@ with model.trace("products of ranges and doubling by rebinding"):
         cells *= 2  # expected-remark {{'cells *= 2' repeats a sequence at every turn of a loop}}
 
 
+# A list grown in place by what may be itself doubles at every turn, under
+# whatever name it is reached by; a display adds a fixed count.
+with model.trace("lists grown in place by themselves"):
+    dbl1, dbl2, dbl3, dbl4 = [0], [0], [0], [0]
+    dbl_alias = dbl3
+    dbl_box = [dbl4]
+    for _ in range(31):
+        dbl1.extend(dbl1)  # expected-remark {{'dbl1.extend(dbl1)' repeats a sequence at every turn of a loop}}
+        dbl2 += dbl2[:]  # expected-remark {{'dbl2 += dbl2[:]' repeats a sequence}}
+        dbl3 += dbl_alias  # expected-remark {{'dbl3 += dbl_alias' repeats a sequence}}
+        dbl4[len(dbl4):] = dbl_box[0]  # expected-remark {{'dbl4[len(dbl4):] = dbl_box[0]' repeats a sequence}}
+        dbl1.extend(list(dbl2))  # expected-remark {{'dbl1.extend(list(dbl2))' repeats a sequence}}
+        dbl1 += [dbl1[-1], dbl2[0]]
+    acts = []
+    for layer in range(12):
+        h = model.transformer.h[layer].output[0]
+        acts.extend(h[0, :, 0].tolist())
+        acts += [h.norm().item()]
+
+
 with model.trace("tensor methods and factories of constant sizes"):
     h = model.transformer.h[0].output[0]
     w1 = torch.zeros(2**28, dtype=torch.float64)  # expected-remark {{allocates a tensor of 268435456 elements of 8 bytes}}

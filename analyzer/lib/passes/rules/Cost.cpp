@@ -531,6 +531,7 @@ void checkCallCost(Op &call, RuleContext &ctx) {
 
 constexpr std::string_view NestsInLoop =
     "nests a value in itself at every turn of a loop (walking it recurses in C)";
+constexpr std::string_view RepeatsInLoop = "repeats a sequence at every turn of a loop";
 
 void checkCost(Op &op, RuleContext &ctx) {
   switch (op.kind) {
@@ -554,8 +555,9 @@ void checkCost(Op &op, RuleContext &ctx) {
       return report(ctx, op, "extends the list its loop iterates");
     // `s *= 2` or `s += s` at every turn of a loop: geometric growth.
     bool doubles = op.text == "*=" || (op.text == "+=" && list && list == symbolOf(ctx, op.operand(1)));
-    if (doubles && isSequence(ctx, op.operand(0)) && inLoopOver(ctx, op, nullptr))
-      report(ctx, op, "repeats a sequence at every turn of a loop");
+    if ((doubles && isSequence(ctx, op.operand(0)) && inLoopOver(ctx, op, nullptr)) ||
+        growsByItselfInLoop(ctx, op))
+      report(ctx, op, RepeatsInLoop);
     return;
   }
   case OpKind::FormatValue:
@@ -577,6 +579,8 @@ void checkCost(Op &op, RuleContext &ctx) {
   case OpKind::Call:
     if (nestsItselfInLoop(ctx, op) || storesItselfInLoop(ctx, op) || nestsByReduction(ctx, op))
       return report(ctx, op, NestsInLoop);
+    if (growsByItselfInLoop(ctx, op))
+      return report(ctx, op, RepeatsInLoop);
     return checkCallCost(op, ctx);
   case OpKind::Compare: {
     // `x in it` walks an iterator in C (a range answers at once).
@@ -603,7 +607,9 @@ void checkCost(Op &op, RuleContext &ctx) {
     return;
   case OpKind::Return: case OpKind::CompYield: case OpKind::Param: case OpKind::Assign:
     if (std::optional<std::string> why = escapingRange(ctx, op))
-      report(ctx, op, *why);
+      return report(ctx, op, *why);
+    if (growsByItselfInLoop(ctx, op)) // `s[len(s):] = s`
+      report(ctx, op, RepeatsInLoop);
     return;
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
     if (op.ctx == Ctx::Load && mayBeLongRange(ctx, op.operand(0)))

@@ -6,7 +6,8 @@
 // TensorCost.cpp (tensors of constant sizes), SizeArguments.cpp (sizes given
 // to functions that are no factories), DtypeCost.cpp (numpy dtypes that hide
 // sizes), TextCost.cpp (string methods), IteratorCost.cpp (itertools'
-// combinatorics), HashingCost.cpp (sets and dicts filled in one call) and
+// combinatorics), HashingCost.cpp (sets and dicts filled in one call),
+// Doubling.cpp (lists grown in place by themselves in a loop) and
 // HandedOn.cpp (such functions handed to `map`, `partial`, ...). Sizes come
 // from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
 // Internal to the rules.
@@ -163,6 +164,12 @@ bool walrusNestsInLoop(RuleContext &ctx, const ir::Op &walrus);
 /// length ivc cannot size) with a function that returns what holds its
 /// parameter (`functools.reduce(lambda a, _: (a,), range(10**6), ())`).
 bool nestsByReduction(RuleContext &ctx, const ir::Op &call);
+
+// Doubling.cpp
+/// Whether `op` grows a list in place (`+=`, `extend`, a slice store), in a
+/// loop, by what may be a list that grows in place (`s.extend(s)`,
+/// `t = s; s += t`): geometric growth.
+bool growsByItselfInLoop(RuleContext &ctx, const ir::Op &op);
 
 // IteratorCost.cpp
 /// Whether `v` is one of itertools' combinatoric iterators.
