@@ -201,6 +201,7 @@ void MediatorKeys::fingerprintNames(const UnitSummaries &summaries) {
     std::vector<uint32_t> reads;
     uint32_t index = UINT32_MAX, low = 0;
     bool onStack = false;
+    bool mutableDisplay = false;
   };
   std::vector<Node> nodes;
   llvm::DenseMap<uint64_t, uint32_t> nodeOf;
@@ -219,11 +220,13 @@ void MediatorKeys::fingerprintNames(const UnitSummaries &summaries) {
         text = mix(text, mix(r, bindingsBefore(r, u)));
       }
       n.texts.push_back(text);
-      if (b.mutableDisplay)
-        for (size_t r = 0; r < summaries.size(); ++r)
-          if (std::binary_search(summaries[r]->reads.begin(), summaries[r]->reads.end(), b.name))
-            n.texts.push_back(mix(b.name, file_.units[r].hash));
+      n.mutableDisplay |= b.mutableDisplay;
     }
+  // What may change a display is any statement that reads its name.
+  for (size_t u = 0; u < summaries.size(); ++u)
+    for (uint64_t r : summaries[u]->reads)
+      if (auto it = nodeOf.find(r); it != nodeOf.end() && nodes[it->second].mutableDisplay)
+        nodes[it->second].texts.push_back(mix(r, file_.units[u].hash));
   for (Node &n : nodes) {
     std::sort(n.reads.begin(), n.reads.end());
     n.reads.erase(std::unique(n.reads.begin(), n.reads.end()), n.reads.end());
