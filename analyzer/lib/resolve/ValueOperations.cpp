@@ -256,6 +256,12 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
                   callee.receiver == ValueKind::Tensor) &&
                  callee.text == "tolist") {
         addValue(out, make(ValueKind::Container)); // nested lists of Python numbers
+      } else if ((callee.receiver == ValueKind::Activation ||
+                  callee.receiver == ValueKind::Tensor) &&
+                 (isOneOf(callee.text, {"item", "dim", "ndimension", "numel", "nelement",
+                                        "element_size"}) ||
+                  (callee.text == "size" && op->operands.size() == 2))) {
+        addValue(out, make(ValueKind::Number)); // a Python scalar
       } else if (callee.receiver == ValueKind::Activation) {
         // save(), in-place methods and views return (a view of) the delivered value.
         if (callee.text == "save" || (callee.text.size() > 1 && callee.text.back() == '_') ||

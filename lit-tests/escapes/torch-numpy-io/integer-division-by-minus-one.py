@@ -57,6 +57,15 @@ with model.trace("indices divided by counts"):
     w = pat.max(dim=-1).indices[0] // len(range(2**32 - 1))
     s = torch.div(pat.argmax(-1).long(), pat.shape[0], rounding_mode="floor")
 
+with model.trace("shapes kept in names, and Python ints"):
+    pat = model.transformer.h[5].attn.attn_dropout.input[0]
+    heads, queries, keys = pat.shape
+    shape = pat.shape
+    best = pat.reshape(heads, -1).argmax(-1)
+    q, k = best // keys, best % shape[-1]
+    flat = pat.argmax().item()
+    pos = flat // pat.size(-1) + flat % pat.dim()
+
 with model.trace("a name each trace binds to indices"):
     pat = model.transformer.h[6].attn.attn_dropout.input[0, 0]
     idx = pat.flatten().argmin()

@@ -75,9 +75,22 @@ std::string_view tensorFunction(RuleContext &ctx, const Op *call) {
   return {};
 }
 
+/// Whether `op` is a tensor's shape: `t.shape` or `t.size()`, through names.
+bool isShape(RuleContext &ctx, const Op *op) {
+  op = valueBehindNames(ctx, op);
+  if (op && op->is(OpKind::Attribute))
+    return op->text == "shape" && cost::allTensors(ctx, op->operand(0));
+  return tensorFunction(ctx, op) == "size" && op->operands.size() == 1;
+}
+
 /// A count, never negative: `len(x)`, or a tensor's `.shape[i]`, `.size(i)`
-/// or `.numel()`.
+/// or `.numel()`, or a name unpacked from its shape (`H, Q, K = t.shape`).
 bool nonNegativeCount(RuleContext &ctx, const Op *op) {
+  if (const Symbol *s = cost::symbolOf(ctx, op);
+      s && !s->bindings.empty() && llvm::all_of(s->bindings, [&](const Binding &b) {
+        return b.kind == Binding::Kind::Assign && b.path.size() == 1 && isShape(ctx, b.value);
+      }))
+    return true;
   op = valueBehindNames(ctx, op);
   if (!op)
     return false;
@@ -88,11 +101,8 @@ bool nonNegativeCount(RuleContext &ctx, const Op *op) {
         }))
       return true;
   }
-  if (op->is(OpKind::Subscript)) {
-    const Op *shape = op->operand(0);
-    return shape && shape->is(OpKind::Attribute) && shape->text == "shape" &&
-           cost::allTensors(ctx, shape->operand(0));
-  }
+  if (op->is(OpKind::Subscript))
+    return isShape(ctx, op->operand(0));
   std::string_view f = tensorFunction(ctx, op);
   return f == "numel" || (f == "size" && positionalArgument(*op, 0));
 }
