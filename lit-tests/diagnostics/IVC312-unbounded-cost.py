@@ -48,6 +48,9 @@ with model.trace("repetition"):
 with model.trace("repetition of unknown length"):
     width = int("1" + "0" * 12)
     line = "-" * width  # expected-remark {{'"-" * width' repeats a sequence a number of times ivc cannot bound}}
+    bar = "#" * min(40, width) + "." * min(width, 2**25)  # expected-remark {{'"." * min(width, 2**25)' repeats a sequence 33554432 times}}
+    capped = min(40, width)
+    spaces = " " * capped + "-" * max(40, width)  # expected-remark {{'"-" * max(40, width)' repeats a sequence a number of times ivc cannot bound}}
 
 with model.trace("range consumed in C"):
     count = int("9" * 20)

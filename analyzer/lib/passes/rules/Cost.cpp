@@ -144,6 +144,25 @@ std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
   return Extent{e->length * times, e->reach * times, e->text}.excess();
 }
 
+/// How many times `op` repeats a sequence. `min(40, x)` is at most 40
+/// whatever x is, and a count below zero repeats nothing, so the smallest
+/// known argument of a `min` bounds it (its magnitude alone would not).
+Magnitude repetitionCount(RuleContext &ctx, const Op *op) {
+  const Op *call = valueBehindNames(ctx, op);
+  const ValueSet &callee = call && call->is(OpKind::Call) ? ctx.valuesOf(call->operand(0))
+                                                          : ValueSet();
+  bool isMin = !callee.empty() && llvm::all_of(callee, [](const Value &v) {
+    return v.kind == ValueKind::Builtin && v.text == "min";
+  });
+  std::vector<const Op *> args = isMin ? positionalArguments(*call) : std::vector<const Op *>();
+  std::optional<int64_t> bound;
+  if (args.size() >= 2 && args.size() + 1 == call->operands.size())
+    for (const Op *a : args)
+      if (Magnitude m = Sizer(ctx).of(a); m.value && (!bound || *m.value < *bound))
+        bound = *m.value;
+  return bound ? Magnitude::integer(std::max<int64_t>(*bound, 0)) : Sizer(ctx).of(op);
+}
+
 void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
   bool lSeq = isSequence(ctx, l), rSeq = isSequence(ctx, r);
   const Symbol *ls = symbolOf(ctx, l);
@@ -177,7 +196,7 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     for (const Op *item : seq->operands)
       if (symbolOf(ctx, item) && compounds(ctx, item))
         return report(ctx, at, "repeats a sequence holding a name that this rebinding multiplies");
-  Magnitude count = Sizer(ctx).of(lSeq ? r : l);
+  Magnitude count = repetitionCount(ctx, lSeq ? r : l);
   if (std::optional<std::string> why = unboundedRepetition(ctx, seq, count))
     report(ctx, at, *why);
 }
