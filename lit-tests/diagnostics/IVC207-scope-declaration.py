@@ -1,6 +1,7 @@
 # IVC207: a global or nonlocal statement anywhere in a mediator's effective
 # code is an error, one per declared name. Assigning a local, or a name that
-# merely contains "global", is not.
+# merely contains "global", is not; nor is a nonlocal of a variable that
+# each call of the function the mediator calls makes afresh.
 # RUN: %ivc check --verify %s
 tokens_seen = 0
 
@@ -15,17 +16,31 @@ def running_mean():
     total = 0
 
     def add(x):
-        nonlocal total  # expected-error {{Function 'running_mean' declares 'total' nonlocal}}
+        nonlocal total  # expected-error {{Function 'add' declares 'total' nonlocal}}
         total += x
         return total
 
     return add
 
 
+def count_layers(layers):
+    n = 0
+
+    def bump():
+        nonlocal n
+        n += 1
+
+    for _ in layers:
+        bump()
+    return n
+
+
 with model.trace("The Eiffel Tower is in") as tracer:
     global layer, scale  # expected-error {{Trace body declares 'layer' global}} expected-error {{Trace body declares 'scale' global}}
     hidden = count_tokens(model.transformer.h[0].output[0])
     add = running_mean()
+    mean = add(hidden.norm())
+    depth = count_layers([1, 2])
 
     # Locals and look-alike names: not reported.
     global_norm = hidden.norm()

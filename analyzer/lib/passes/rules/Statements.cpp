@@ -92,6 +92,27 @@ bool confirmedContext(const Op *ctxOp, RuleContext &ctx) {
 
 } // namespace
 
+namespace {
+
+/// Whether `nonlocal name` rebinds a variable that each call of the unit
+/// makes afresh: a local of the function the unit is, or of one it defines
+/// (a counter a helper's inner function bumps). Anything else outlives the
+/// call: a closure's cell made where a factory ran.
+bool rebindsOwnLocal(RuleContext &ctx, const Op &op) {
+  if (ctx.unit.kind != CodeUnit::Kind::Function && ctx.unit.kind != CodeUnit::Kind::Lambda)
+    return false;
+  const ScopeTree &scopes = ctx.values.scopes();
+  NameResolution r = scopes.resolve(op.text, scopes.enclosingScope(&op));
+  if (!r.symbol || !r.symbol->scope || r.symbol->scope->kind == ScopeKind::Module)
+    return false;
+  for (const Op *o = r.symbol->scope->owner; o; o = o->parentOp())
+    if (o == ctx.unit.op)
+      return true;
+  return false;
+}
+
+} // namespace
+
 void checkStatement(Op &op, RuleContext &ctx) {
   switch (op.kind) {
   case OpKind::While:
@@ -139,8 +160,11 @@ void checkStatement(Op &op, RuleContext &ctx) {
     ctx.isolate(op, DiagId::ImportStatement, {ctx.subject(), module});
     return;
   }
-  case OpKind::Global:
   case OpKind::Nonlocal:
+    if (rebindsOwnLocal(ctx, op))
+      return;
+    [[fallthrough]];
+  case OpKind::Global:
     ctx.reject(op, DiagId::ScopeDeclaration,
                {ctx.subject(), op.text, op.is(OpKind::Global) ? "global" : "nonlocal"});
     return;
