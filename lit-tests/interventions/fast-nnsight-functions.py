@@ -1,7 +1,8 @@
 # nnsight's functions that need no tracer stay FAST: nnsight.save(x) saves
 # x (as x.save() does: the plan saves the name, and an activation gets a
 # save access), nnsight.list() and nnsight.dict() make containers that can
-# be saved, nnsight.log prints. Other nnsight functions are not confirmed.
+# be saved, nnsight.log prints, nnsight.apply(fn, *args) calls fn (judged
+# as map's function is). Other nnsight functions are not confirmed.
 # RUN: %ivc check --verify --remarks %s
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK:      "output.read",
@@ -14,9 +15,11 @@
 # CHECK:      "tier": "fast"
 # CHECK:      "tier": "isolate"
 import nnsight
+import torch
 from nnsight import LanguageModel
 
 model = LanguageModel("openai-community/gpt2")
+probe = torch.nn.Linear(768, 2)
 
 with model.trace("The Eiffel Tower is in"):
     hidden = nnsight.save(model.transformer.h[-1].output[0])
@@ -25,6 +28,9 @@ with model.trace("The Eiffel Tower is in"):
         norms.append(block.output[0].norm())
     seen = nnsight.dict(layers=len(norms)).save()
     nnsight.log("layers", seen["layers"])
+    mean = nnsight.apply(torch.mean, model.transformer.ln_f.output, dim=-1)
 
 with model.trace("The Eiffel Tower is in"):
-    top = nnsight.apply(max, [1, 2])  # expected-remark {{calls 'nnsight.apply', which is not in the op catalog}}
+    top = nnsight.trace(max)  # expected-remark {{calls 'nnsight.trace', which is not in the op catalog}}
+    big = nnsight.apply(torch.ones, 2**30)  # expected-remark {{hands 'torch.ones' to a callee that applies it to values ivc does not size}}
+    ran = nnsight.apply(probe, 1)  # expected-remark {{uses 'probe' as a value (what receives it calls it)}}

@@ -80,7 +80,7 @@ class Nnsight:
     """What the name `nnsight` is bound to in a mediator: nnsight's functions
     that need no tracer. Saving is by name (the plan's `saves`), so save()
     returns its argument; list() and dict() make containers that have
-    .save() as nnsight's do."""
+    .save() as nnsight's do; apply(fn, *args) calls fn."""
 
     __slots__ = ("_m",)
 
@@ -101,6 +101,10 @@ class Nnsight:
 
     def log(self, *args, sep=" "):
         self._m.log(sep.join(str(a) for a in args))
+
+    @staticmethod
+    def apply(fn, *args, **kwargs):
+        return fn(*args, **kwargs)
 
 
 def _imported(import_, path):
@@ -261,6 +265,10 @@ class Tracer:
 
     def log(self, *args, sep=" "):
         self._m.log(sep.join(str(a) for a in args))
+
+    @staticmethod
+    def apply(fn, *args, **kwargs):
+        return fn(*args, **kwargs)
 
     def stop(self):
         """Stop the model here; the rest of this mediator does not run."""

@@ -396,10 +396,11 @@ class Semantics(unittest.TestCase):
         self.assertEqual(r.logs, ["layer 1 mean", "printed 2"])
 
     def test_nnsight_functions(self):
-        # nnsight.save/list/dict/log, as the analyzer reads them (FAST, x
+        # nnsight.save/list/dict/log/apply, as the analyzer reads them (FAST, x
         # saved by name), run by the mediator library without nnsight.
         source = "\n".join([
             "import nnsight",
+            "import torch",
             "with model.trace(prompt) as tracer:",
             "    first = nnsight.save(model.transformer.h[0].output[0])",
             "    direct = model.transformer.h[0].output[0].save()",
@@ -408,6 +409,7 @@ class Semantics(unittest.TestCase):
             "        norms.append(block.output[0].norm())",
             "    seen = nnsight.dict(layers=len(norms)).save()",
             "    nnsight.log('layers', seen['layers'])",
+            "    mean = nnsight.apply(torch.mean, first, dim=-1).save()",
         ])
         p = ivc.compile(source, filename="nnsight_functions.py")
         self.assertEqual([m.tier for m in p.trace(0).mediators], ["fast"])
@@ -416,6 +418,7 @@ class Semantics(unittest.TestCase):
         self.assertEqual(len(r["norms"]), len(self.model.transformer.h))
         self.assertEqual(r["seen"], {"layers": len(self.model.transformer.h)})
         self.assertEqual(r.logs, [f"layers {len(self.model.transformer.h)}"])
+        self.assertTrue(torch.equal(r["mean"], r["first"].mean(dim=-1)))
 
     def test_barrier_shares_values_between_invokes(self):
         a, b = tokens(batch=2, seed=7), tokens(batch=2, seed=8)

@@ -53,11 +53,16 @@ bool pureStdlib(std::string_view q) {
 // nnsight's functions that need no tracer; a runtime binds them itself
 // (`nnsight.save(x)` returns x, saved by name like `x.save()`). save takes
 // one value and nothing else: `nnsight.save(h, path)` is no nnsight call.
+// `nnsight.apply(fn, *args)` calls fn as map does, judged as map's is.
 bool nnsightCall(std::string_view q, const Op &call) {
+  auto plainFirst = [&] {
+    return call.operands.size() >= 2 && call.operand(1) && !call.operand(1)->is(OpKind::Keyword) &&
+           !call.operand(1)->is(OpKind::Starred) && !call.operand(1)->is(OpKind::KwSplat);
+  };
   if (q == "nnsight.save")
-    return call.operands.size() == 2 && call.operand(1) &&
-           !call.operand(1)->is(OpKind::Keyword) && !call.operand(1)->is(OpKind::Starred) &&
-           !call.operand(1)->is(OpKind::KwSplat);
+    return call.operands.size() == 2 && plainFirst();
+  if (q == "nnsight.apply")
+    return plainFirst();
   return isOneOf(q, {"nnsight.list", "nnsight.dict", "nnsight.log"});
 }
 
@@ -236,6 +241,7 @@ struct CalledParameter {
 
 constexpr CalledParameter CalledParameters[] = {
     {ValueKind::Builtin, "map", 0, "func"},
+    {ValueKind::Qualified, "nnsight.apply", 0, "fn"},
     {ValueKind::Builtin, "filter", 0, "function"},
     {ValueKind::Builtin, "sorted", -1, "key"},
     {ValueKind::Builtin, "min", -1, "key"},
