@@ -255,6 +255,7 @@ constexpr CalledParameter CalledParameters[] = {
     {ValueKind::Qualified, "collections.defaultdict", 0, "default_factory"},
     {ValueKind::Qualified, "itertools.groupby", 1, "key"},
     {ValueKind::Qualified, "itertools.accumulate", 1, "func"},
+    {ValueKind::Qualified, "einops.reduce", 2, "reduction"},
     {ValueKind::Method, "sort", -1, "key"},
 };
 
