@@ -3,7 +3,9 @@
 // So that a runtime can execute a mediator without the original file, the plan
 // lists the names the body reads but does not bind (the caller supplies their
 // values) and the source of every function, class and lambda it reaches,
-// callees first.
+// callees first. A free name the file binds once, outside the mediators, to a
+// constant (`scale = 2`, `LAYERS = [2, 4]`) is a definition too, first: the
+// verdict may rest on that value, so the runtime binds it, not the caller.
 //
 //===----------------------------------------------------------------------===//
 #include "ivc/passes/Pass.h"
@@ -40,8 +42,14 @@ public:
   std::string_view name() const override { return "plan-facts"; }
 
   void run(MediatorContext &ctx) override {
+    constants_.clear();
     freeNames(ctx);
+    // Constants that name no function first (a def's defaults may read
+    // them), then functions and classes, then constants that name them.
+    ctx.facts.definitions.clear();
+    placeConstants(ctx, false);
     definitions(ctx);
+    placeConstants(ctx, true);
   }
 
 private:
@@ -49,6 +57,75 @@ private:
   /// whole analysis: a notebook export binds `hidden` in hundreds of trace
   /// blocks, each of which reads it.
   llvm::DenseMap<const Symbol *, std::vector<uint32_t>> bindingOffsets_;
+  /// The pinned constants the mediator reads, as definitions, with the
+  /// pinned constants each names and whether it names a function or class
+  /// (itself or through those).
+  struct Constant {
+    Definition definition;
+    std::vector<std::string> needs;
+    bool namesDefinition = false;
+    bool placed = false;
+  };
+  std::vector<Constant> constants_;
+
+  Constant *constantNamed(std::string_view name) {
+    for (Constant &c : constants_)
+      if (c.definition.name == name)
+        return &c;
+    return nullptr;
+  }
+
+  bool namesDefinition(Constant &c, int depth = 0) {
+    if (c.namesDefinition || depth > 16)
+      return c.namesDefinition;
+    for (const std::string &n : c.needs)
+      if (Constant *d = constantNamed(n); d && namesDefinition(*d, depth + 1))
+        return true;
+    return false;
+  }
+
+  void place(MediatorContext &ctx, Constant &c, int depth = 0) {
+    if (c.placed || depth > 16)
+      return;
+    c.placed = true;
+    for (const std::string &n : c.needs)
+      if (Constant *d = constantNamed(n))
+        place(ctx, *d, depth + 1);
+    ctx.facts.definitions.push_back(c.definition);
+  }
+
+  void placeConstants(MediatorContext &ctx, bool naming) {
+    for (Constant &c : constants_)
+      if (namesDefinition(c) == naming)
+        place(ctx, c);
+  }
+
+  /// Records a pinned constant `name = value` the mediator reads.
+  void addConstant(const CodeUnit &unit, const SourceFile &file, std::string_view name,
+                   const Op *value) {
+    if (constantNamed(name))
+      return;
+    Constant c;
+    c.definition = {std::string(name),
+                    std::string(name) + " = (" + std::string(file.slice(value->range)) + ")\n"};
+    std::vector<const Op *> stack{value};
+    while (!stack.empty()) {
+      const Op *op = stack.back();
+      stack.pop_back();
+      if (op->is(OpKind::Name)) {
+        const Symbol *s = unit.context->scopes->resolve(op).symbol;
+        if (s && s->bindings.size() == 1 && (s->bindings[0].kind == Binding::Kind::Function ||
+                                             s->bindings[0].kind == Binding::Kind::Class))
+          c.namesDefinition = true;
+        else if (s && unit.context->values->pinnedConstant(*s))
+          c.needs.emplace_back(op->text);
+      }
+      for (const Op *o : op->operands)
+        if (o)
+          stack.push_back(o);
+    }
+    constants_.push_back(std::move(c));
+  }
 
   bool boundWithin(const Symbol &s, const SourceRange &range) {
     auto [it, fresh] = bindingOffsets_.try_emplace(&s);
@@ -121,6 +198,8 @@ private:
           return; // a definition's own locals and closures
         if (body && r.symbol && boundWithin(*r.symbol, m.bodyRange))
           return; // bound in the body
+        if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
+          return addConstant(unit, ctx.fileOf(unit), op->text, value);
         for (const Value &v : values.valuesOf(op))
           if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer ||
               v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)

@@ -32,6 +32,15 @@ void walkRegions(const Op *op, const Mediator *skipFor, std::vector<Op *> &out) 
       walkOp(child, skipFor, out);
 }
 
+/// `op` and its operands, operands first (evaluation order).
+void appendTree(Op *op, std::vector<Op *> &out) {
+  if (!op)
+    return;
+  for (Op *o : op->operands)
+    appendTree(o, out);
+  out.push_back(op);
+}
+
 std::string unitName(const Op *op) {
   switch (op->kind) {
   case OpKind::FunctionDef: return std::string(op->text) + "()";
@@ -80,12 +89,19 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
     for (Op *op : code.units[i].ops)
       if (op->is(OpKind::FunctionDef) || op->is(OpKind::ClassDef) || op->is(OpKind::Lambda))
         reached.insert(op);
+    llvm::DenseSet<const Op *> constants;
     for (size_t k = 0; k < code.units[i].ops.size(); ++k) {
       Op *op = code.units[i].ops[k];
       if (!op->is(OpKind::Name) && !op->is(OpKind::Attribute))
         continue;
       if (op->ctx != Ctx::Load)
         continue;
+      // A pinned constant runs where the unit does (a plan definition): its
+      // ops are the unit's too, judged and reaching what they name.
+      if (const Symbol *s = op->is(OpKind::Name) ? context->scopes->resolve(op).symbol : nullptr)
+        if (Op *value = const_cast<Op *>(context->values->pinnedConstant(*s));
+            value && constants.insert(value).second)
+          appendTree(value, code.units[i].ops);
       for (const Value &v : context->values->valuesOf(op)) {
         if (v.kind != ValueKind::UserFunction && v.kind != ValueKind::UserClass &&
             v.kind != ValueKind::Lambda && v.kind != ValueKind::Instance)

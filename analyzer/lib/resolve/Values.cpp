@@ -257,6 +257,10 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
       if (cuts_ == cutsBefore)
         symbolValues_[r.symbol] = out;
     }
+    // A free name the caller supplies may be anything besides what the file
+    // binds it to.
+    if (fromCaller(op))
+      addValue(out, Value::unknown());
     // A module or class body reads names at run time: before (or without)
     // the binding running, a builtin's name is still the builtin
     // (`x = eval(s)` above a later `eval = None`).

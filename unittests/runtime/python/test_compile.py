@@ -168,25 +168,58 @@ with model.trace(ids) as tracer:
         with self.assertRaisesRegex(ivc.PlanError, "1 mediators but 2 inputs"):
             self.rt.run(plan, self.model, [self.ids, self.ids], {"steering": torch.zeros(32)})
 
+    def test_constants_a_verdict_rests_on_come_from_the_plan(self):
+        # FAST because `scale` is 2: a caller's -1 would trap the division and
+        # kill the process. The plan carries the constants (and the dispatch
+        # table and closure made from the file's functions), which the
+        # runtime binds whatever the caller passes.
+        source = ("import torch\n"
+                  "def double(x):\n    return x * 2\n"
+                  "def make_scale(alpha):\n"
+                  "    def scale(x):\n        return x * alpha\n"
+                  "    return scale\n"
+                  "scale = 2\n"
+                  "METRICS = {'double': double}\n"
+                  "halve = make_scale(0.5)\n"
+                  "with model.trace(ids) as tracer:\n"
+                  "    ids_min = torch.full((1,), -2**63)\n"
+                  "    q = (ids_min // scale).save()\n"
+                  "    d = METRICS['double'](model.lm_head.output).save()\n"
+                  "    h = halve(model.lm_head.output).save()\n")
+        plan = ivc.compile(source, filename="constants.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual(m.tier, "fast")
+        self.assertEqual(m.free_names, ["torch"])
+        self.assertEqual([n for n, _ in m.definitions],
+                         ["scale", "make_scale", "double", "METRICS", "halve"])
+        hostile = {"scale": -1, "METRICS": {"double": 1}, "halve": 3}
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(plan, self.model, [self.ids], hostile, tiers={0: tier})
+            self.assertEqual(r["q"].item(), -2**62, tier)
+            self.assertTrue(torch.equal(r["d"], r["h"] * 4), tier)
+
     def test_a_shadowed_builtin_is_never_the_builtin_at_run_time(self):
-        # The plan does not carry `eval = torch.abs`: the mediator must not
-        # find the real eval in its place.
+        # `eval = torch.abs` is a definition the plan carries: the mediator
+        # calls torch.abs. `eval = (torch.abs,)[0]` is not (the caller would
+        # supply it, and none does): eval is unbound. Never the real eval.
         with tempfile.TemporaryDirectory() as d:
             marker = os.path.join(d, "ran")
-            source = (f"import torch\neval = torch.abs\n"
-                      f"with model.trace() as tracer:\n"
-                      f"    with tracer.invoke(a):\n"
-                      f"        x = eval(\"open({marker!r}, 'w')\")\n"
-                      f"    with tracer.invoke(b):\n"
-                      f"        y = model.lm_head.output.save()\n")
-            plan = ivc.compile(source, filename="shadow.py")
-            for tier in ("fast", "isolate"):
-                r = self.rt.run(plan, self.model, [self.ids, self.ids], tiers={0: tier, 1: tier},
-                                raise_errors=False)
-                self.assertIsInstance(r.mediators[0].error, NameError, tier)
-                self.assertIn("'eval'", str(r.mediators[0].error))
-                self.assertFalse(os.path.exists(marker), tier)
-                self.assertIn("y", r)
+            for binding, error, says in (("torch.abs", TypeError, "abs()"),
+                                         ("(torch.abs,)[0]", NameError, "'eval'")):
+                source = (f"import torch\neval = {binding}\n"
+                          f"with model.trace() as tracer:\n"
+                          f"    with tracer.invoke(a):\n"
+                          f"        x = eval(\"open({marker!r}, 'w')\")\n"
+                          f"    with tracer.invoke(b):\n"
+                          f"        y = model.lm_head.output.save()\n")
+                plan = ivc.compile(source, filename="shadow.py")
+                for tier in ("fast", "isolate"):
+                    r = self.rt.run(plan, self.model, [self.ids, self.ids],
+                                    tiers={0: tier, 1: tier}, raise_errors=False)
+                    self.assertIsInstance(r.mediators[0].error, error, (binding, tier))
+                    self.assertIn(says, str(r.mediators[0].error))
+                    self.assertFalse(os.path.exists(marker), tier)
+                    self.assertIn("y", r)
 
     def test_a_name_a_runtime_binds_to_a_module_is_judged_as_that_module_too(self):
         # A runtime imports an allowed module for a free name of its name,

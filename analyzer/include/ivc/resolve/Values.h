@@ -71,6 +71,8 @@ struct TraceBindings {
   std::vector<const Symbol *> modelSymbols;
   std::vector<std::string_view> modelExpressions; // receivers that are not names: "self.lm"
   std::vector<const Symbol *> tracerSymbols;
+  /// The statements of every mediator's body (see fromCaller).
+  std::vector<SourceRange> mediatorBodies;
 };
 
 class ValueAnalysis {
@@ -99,6 +101,18 @@ public:
   /// was made with: a tuple, or a display that only reads and iterations
   /// reach (`fns = [f, g]` where no read of `fns` may change or pass it on).
   bool unchanging(const ir::Op *display);
+  /// Whether the value a read of a module-level name sees is one a runtime's
+  /// caller supplies: a free name (read in a mediator that does not bind it,
+  /// or in a function) that the runtime does not bind itself from the plan
+  /// (an import, a definition, a pinned constant). The file's bindings of
+  /// such a name say nothing of that value (`scale = 2` in the file, -1 from
+  /// the caller), so nothing may be concluded from them.
+  bool fromCaller(const ir::Op *nameRead);
+  /// The value of a module-level name that a runtime binds itself from the
+  /// plan: its one binding, outside every mediator, to a constant (literals,
+  /// imports' members, the file's functions and classes, other such names,
+  /// and displays of those). Null for any other name.
+  const ir::Op *pinnedConstant(const Symbol &s, int depth = 0);
   /// The values a function or lambda of this module returns.
   const ValueSet &returnValues(const ir::Op *function);
 
@@ -117,6 +131,7 @@ private:
   ValueSet ofManifest(const ManifestBinding &b);
   bool isModelExpression(const ir::Op *op) const;
   bool onlyRead(const ir::Op *use, ir::OpKind container);
+  bool constantValue(const ir::Op *op, int depth, int &budget);
 
   const ir::Module &module_;
   const SourceFile &source_;
@@ -144,6 +159,8 @@ private:
   llvm::BumpPtrAllocator arena_;
   UseIndex uses_;
   llvm::DenseMap<const ir::Op *, bool> unchanging_;
+  llvm::DenseMap<const Symbol *, bool> replayed_; // every binding bound by the runtime
+  llvm::DenseMap<const Symbol *, bool> pinned_;
 };
 
 /// Appends `v` to `set` unless an equal value is there (and caps the set).

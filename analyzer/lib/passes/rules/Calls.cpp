@@ -427,7 +427,17 @@ void checkCall(Op &op, RuleContext &ctx) {
   if (!callee || (callee->is(OpKind::Attribute) && rejectedAttributeName(callee->text)))
     return; // rejected at the attribute already
   std::optional<Problem> first;
-  for (const Value &v : ctx.valuesOf(callee)) {
+  // A free name the caller supplies holds a value of the closed codec (data,
+  // a module, a barrier): calling it runs no code but a barrier's. What the
+  // file binds it to is still judged, and is unresolved when ivc knows
+  // nothing of it (`probe = torch.nn.Linear(...)` cannot be sent).
+  const ValueSet &callees = ctx.valuesOf(callee);
+  bool suppliedByCaller =
+      callee->is(OpKind::Name) && ctx.values.fromCaller(callee) &&
+      llvm::any_of(callees, [](const Value &v) { return v.kind != ValueKind::Unknown; });
+  for (const Value &v : callees) {
+    if (suppliedByCaller && v.kind == ValueKind::Unknown)
+      continue;
     if (checkDynamicLookup(op, v, ctx) || checkFormatting(op, v, ctx))
       continue;
     // iter(callable, sentinel) calls until the sentinel comes, maybe never.

@@ -222,7 +222,7 @@ Magnitude Sizer::ofBindings(const Op *name, int depth) {
   // of what each binding makes, when every one is sized and none reads the
   // name again (a counter's growth is judged where it compounds).
   const Symbol *s = symbolOf(ctx_, name);
-  if (!s || s->bindings.empty() || s->bindings.size() > 8)
+  if (!s || s->bindings.empty() || s->bindings.size() > 8 || ctx_.values.fromCaller(name))
     return {};
   std::vector<const Op *> values;
   for (const Binding &b : s->bindings) {

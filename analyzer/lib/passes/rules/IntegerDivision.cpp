@@ -87,7 +87,8 @@ bool isShape(RuleContext &ctx, const Op *op) {
 /// or `.numel()`, or a name unpacked from its shape (`H, Q, K = t.shape`).
 bool nonNegativeCount(RuleContext &ctx, const Op *op) {
   if (const Symbol *s = cost::symbolOf(ctx, op);
-      s && !s->bindings.empty() && llvm::all_of(s->bindings, [&](const Binding &b) {
+      s && !s->bindings.empty() && !ctx.values.fromCaller(op) &&
+      llvm::all_of(s->bindings, [&](const Binding &b) {
         return b.kind == Binding::Kind::Assign && b.path.size() == 1 && isShape(ctx, b.value);
       }))
     return true;
@@ -116,7 +117,7 @@ bool int64Tensor(RuleContext &ctx, const Op *op, int depth = 0) {
   if (op->is(OpKind::Name)) {
     // Every binding (trace blocks reuse names) makes one.
     const Symbol *s = cost::symbolOf(ctx, op);
-    return s && !s->bindings.empty() && s->bindings.size() <= 8 &&
+    return s && !s->bindings.empty() && s->bindings.size() <= 8 && !ctx.values.fromCaller(op) &&
            llvm::all_of(s->bindings, [&](const Binding &b) {
              if (b.kind != Binding::Kind::Assign)
                return false;

@@ -117,7 +117,7 @@ const ir::Op *onlyAssignedValue(RuleContext &ctx, const ir::Op *name) {
   if (!name || !name->is(ir::OpKind::Name))
     return nullptr;
   const Symbol *s = ctx.values.scopes().resolve(name).symbol;
-  if (!s || s->bindings.size() != 1)
+  if (!s || s->bindings.size() != 1 || ctx.values.fromCaller(name))
     return nullptr;
   const Binding &b = s->bindings[0];
   return b.kind == Binding::Kind::Assign && b.path.empty() ? b.value : nullptr;

@@ -1,0 +1,150 @@
+//===- FreeNames.cpp - Which module-level names a runtime's caller supplies ===//
+//
+// A runtime runs a mediator's body and the definitions it reaches, not the
+// module around them. It binds a module-level name the mediator reads but
+// does not bind (a free name) itself when the plan says what it is: an
+// import (`free_imports`), a function or class (`definitions`), or a pinned
+// constant, a name bound once outside every mediator to literals, displays
+// of them, imports' members, the file's functions and calls of those with
+// constants (also a definition: `LAYERS = [2, 4]`, `METRICS = {"ld":
+// logit_diff}`, `halve = make_scale(0.5)`). Every other free name gets the value the runtime's caller
+// passes, whatever the file binds it to: `scale = 2` in the file may be -1
+// there, and `t // scale` then traps. Reads of such names see the caller's
+// value, which the file says nothing about.
+//
+//===----------------------------------------------------------------------===//
+#include "ValueHelpers.h"
+
+namespace ivc {
+
+using namespace ir;
+using namespace values;
+
+namespace {
+
+/// Constants larger than this many ops stay the caller's: a plan carries
+/// each pinned constant's source to every mediator that reads it.
+constexpr int MaxConstantOps = 4096;
+
+/// Whether every binding of `s` imports from a module a runtime may import
+/// (its import allowlist): the runtime binds such a name itself.
+bool allowedImport(const Symbol &s, const std::vector<std::string> &allowed) {
+  return !s.bindings.empty() && llvm::all_of(s.bindings, [&](const Binding &b) {
+    if (b.kind != Binding::Kind::Import && b.kind != Binding::Kind::ImportFrom)
+      return false;
+    if (!b.site || b.site->number > 0)
+      return false; // a relative import
+    std::string_view module = b.kind == Binding::Kind::Import ? b.site->text : b.site->text2;
+    return llvm::is_contained(allowed, module.substr(0, module.find('.')));
+  });
+}
+
+/// Whether `s` is the file's one function or class of that name, which a
+/// runtime defines from the plan where a mediator reaches it.
+bool definedOnce(const Symbol &s) {
+  return s.bindings.size() == 1 && (s.bindings[0].kind == Binding::Kind::Function ||
+                                    s.bindings[0].kind == Binding::Kind::Class);
+}
+
+} // namespace
+
+bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
+  if (!op || depth > 16 || --budget < 0)
+    return false;
+  switch (op->kind) {
+  case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
+  case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
+    return true;
+  case OpKind::UnaryOp:
+    return (op->text == "-" || op->text == "+") && op->operand(0) &&
+           (op->operand(0)->is(OpKind::Int) || op->operand(0)->is(OpKind::Float));
+  case OpKind::Tuple: case OpKind::List: case OpKind::Set: case OpKind::Dict:
+    return llvm::all_of(op->operands,
+                        [&](const Op *o) { return constantValue(o, depth + 1, budget); });
+  case OpKind::Attribute: { // `torch.relu`, `F.gelu`: a member of an import
+    const Op *base = op->operand(0);
+    while (base && base->is(OpKind::Attribute))
+      base = base->operand(0);
+    const Symbol *s = base && base->is(OpKind::Name) ? scopes_.resolve(base).symbol : nullptr;
+    return s && s->scope && s->scope->kind == ScopeKind::Module &&
+           allowedImport(*s, runtimeModules_);
+  }
+  case OpKind::Call: { // `halve = make_scale(0.5)`: a function of the file, run there
+    const Op *callee = op->operand(0);
+    const Symbol *f = callee && callee->is(OpKind::Name) ? scopes_.resolve(callee).symbol : nullptr;
+    return f && f->scope && f->scope->kind == ScopeKind::Module && f->bindings.size() == 1 &&
+           f->bindings[0].kind == Binding::Kind::Function &&
+           llvm::all_of(llvm::drop_begin(op->operands), [&](const Op *a) {
+             return a && (a->is(OpKind::Keyword) ? constantValue(a->operand(0), depth + 1, budget)
+                                                 : constantValue(a, depth + 1, budget));
+           });
+  }
+  case OpKind::Name: {
+    const Symbol *s = scopes_.resolve(op).symbol;
+    return s && s->scope && s->scope->kind == ScopeKind::Module &&
+           (allowedImport(*s, runtimeModules_) || definedOnce(*s) ||
+            pinnedConstant(*s, depth + 1));
+  }
+  default:
+    return false;
+  }
+}
+
+const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
+  if (!s.scope || s.scope->kind != ScopeKind::Module || s.bindings.size() != 1 || depth > 16)
+    return nullptr;
+  const Binding &b = s.bindings[0];
+  if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.site || !b.value)
+    return nullptr;
+  for (const SourceRange &body : traces_.mediatorBodies)
+    if (body.contains(b.site->range.begin.offset))
+      return nullptr;
+  auto [it, fresh] = pinned_.try_emplace(&s, false);
+  if (!fresh)
+    return it->second ? b.value : nullptr; // decided, or in progress (a cycle): not pinned
+  int budget = MaxConstantOps;
+  bool pinned = constantValue(b.value, depth, budget);
+  pinned_[&s] = pinned;
+  return pinned ? b.value : nullptr;
+}
+
+bool ValueAnalysis::fromCaller(const Op *nameRead) {
+  if (!nameRead || !nameRead->is(OpKind::Name))
+    return false;
+  NameResolution r = scopes_.resolve(nameRead);
+  const Symbol *s = r.symbol;
+  if (!s || !s->scope || s->scope->kind != ScopeKind::Module)
+    return false;
+  // Where the read runs: in a function (a definition a plan carries, run for
+  // whichever mediator reaches it), or in a mediator's own statements, or in
+  // module code a runtime never runs. Comprehensions run where they are.
+  bool inFunction = false;
+  for (const Scope *at = scopes_.enclosingScope(nameRead); at && !inFunction; at = at->parent)
+    inFunction = at->kind == ScopeKind::Function || at->kind == ScopeKind::Lambda ||
+                 at->kind == ScopeKind::Class;
+  if (!inFunction) {
+    const SourceRange *innermost = nullptr;
+    for (const SourceRange &body : traces_.mediatorBodies)
+      if (body.contains(nameRead->range.begin.offset) &&
+          (!innermost || innermost->contains(body.begin.offset)))
+        innermost = &body;
+    if (!innermost)
+      return false; // module code: no runtime runs it
+    bool boundHere = llvm::any_of(s->bindings, [&](const Binding &b) {
+      return b.site && innermost->contains(b.site->range.begin.offset);
+    });
+    if (boundHere)
+      return false; // the mediator's own name
+  }
+  auto [it, fresh] = replayed_.try_emplace(s, false);
+  if (fresh)
+    it->second = pinnedConstant(*s) || llvm::all_of(s->bindings, [](const Binding &b) {
+                   return b.kind == Binding::Kind::Import || b.kind == Binding::Kind::ImportFrom ||
+                          b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class ||
+                          (b.kind == Binding::Kind::Assign && b.path.empty() && b.value &&
+                           b.value->is(OpKind::Lambda));
+                 });
+  return !it->second;
+}
+
+} // namespace ivc

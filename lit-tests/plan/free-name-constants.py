@@ -1,0 +1,74 @@
+# A runtime binds a mediator's free names from its caller's values, not from
+# the file: `scale = 2` here may be -1 there, and `ids // scale` traps. So a
+# name the file binds once, outside the traces, to a constant (literals,
+# displays, imports' members, the file's functions and calls of them with
+# constants) is a definition the plan carries, which the runtime runs; any
+# other free name is the caller's, and nothing is concluded from what the
+# file binds it to.
+# RUN: %ivc plan %s | FileCheck %s
+# RUN: %ivc plan %s | FileCheck %s --check-prefix=CLOSURE
+# RUN: %ivc plan %s | FileCheck %s --check-prefix=TABLE
+# RUN: %ivc check --verify --remarks %s
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+
+def logit_diff(logits):
+    return logits[0, -1, 1] - logits[0, -1, 2]
+
+
+def make_scale(alpha):
+    def scale(x):
+        return x * alpha
+
+    return scale
+
+
+scale = 2
+width = 40
+LAYERS = [2, 4]
+METRICS = {"ld": logit_diff, "relu": torch.relu}
+halve = make_scale(0.5)
+computed_scale = abs(-2)
+computed_width = int("40")
+
+# Constants that name no function come first, those that do after the
+# functions they name.
+# CHECK:      "definitions": [
+# CHECK-NEXT:   {
+# CHECK-NEXT:     "name": "scale",
+# CHECK-NEXT:     "source": "scale = (2)\n"
+# CHECK-DAG:      "name": "width",
+# CHECK-DAG:      "source": "LAYERS = ([2, 4])\n"
+# CHECK-DAG:      "name": "logit_diff",
+# CHECK-DAG:      "name": "make_scale",
+# CHECK-DAG:      "source": "halve = (make_scale(0.5))\n"
+# CHECK-DAG:      "source": "METRICS = ({\"ld\": logit_diff, \"relu\": torch.relu})\n"
+# CHECK:      "free_names": [
+# CLOSURE: "name": "make_scale",
+# CLOSURE: "name": "halve",
+# TABLE: "name": "logit_diff",
+# TABLE: "name": "METRICS",
+# CHECK-NEXT:   "torch"
+# CHECK-NEXT: ],
+# CHECK:      "tier": "fast"
+with model.trace("The Eiffel Tower is in"):
+    ids = torch.full((1,), -(2**63))
+    q = ids // scale
+    bar = "#" * width
+    for layer in LAYERS:
+        h = halve(model.transformer.h[layer].output[0])
+    scores = {name: fn(model.lm_head.output) for name, fn in METRICS.items()}
+
+# CHECK:      "free_names": [
+# CHECK-NEXT:   "computed_scale",
+# CHECK-NEXT:   "computed_width",
+# CHECK-NEXT:   "torch"
+# CHECK-NEXT: ],
+# CHECK:      "tier": "isolate"
+with model.trace("The Eiffel Tower is in"):
+    ids = torch.full((1,), -(2**63))
+    q = ids // computed_scale  # expected-remark {{uses 'ids // computed_scale' (integer-division: the minimum by -1 traps)}}
+    bar = "#" * computed_width  # expected-remark {{'"#" * computed_width' repeats a sequence a number of times ivc cannot bound}}
