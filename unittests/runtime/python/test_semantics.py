@@ -400,7 +400,8 @@ class Semantics(unittest.TestCase):
         # saved by name), run by the mediator library without nnsight.
         source = "\n".join([
             "import nnsight",
-            "import torch",
+            "def last_mean(x):",
+            "    return x.mean(dim=-1)",
             "with model.trace(prompt) as tracer:",
             "    first = nnsight.save(model.transformer.h[0].output[0])",
             "    direct = model.transformer.h[0].output[0].save()",
@@ -409,7 +410,7 @@ class Semantics(unittest.TestCase):
             "        norms.append(block.output[0].norm())",
             "    seen = nnsight.dict(layers=len(norms)).save()",
             "    nnsight.log('layers', seen['layers'])",
-            "    mean = nnsight.apply(torch.mean, first, dim=-1).save()",
+            "    mean = nnsight.apply(last_mean, first).save()",
         ])
         p = ivc.compile(source, filename="nnsight_functions.py")
         self.assertEqual([m.tier for m in p.trace(0).mediators], ["fast"])

@@ -53,16 +53,22 @@ bool pureStdlib(std::string_view q) {
 // nnsight's functions that need no tracer; a runtime binds them itself
 // (`nnsight.save(x)` returns x, saved by name like `x.save()`). save takes
 // one value and nothing else: `nnsight.save(h, path)` is no nnsight call.
-// `nnsight.apply(fn, *args)` calls fn as map does, judged as map's is.
-bool nnsightCall(std::string_view q, const Op &call) {
+// `nnsight.apply(fn, *args)` is the call `fn(*args)`: confirmed only for a
+// function or lambda of the file, judged where it is defined (the checks of
+// a catalogued function's arguments would not see them here).
+bool nnsightCall(RuleContext &ctx, std::string_view q, const Op &call) {
   auto plainFirst = [&] {
     return call.operands.size() >= 2 && call.operand(1) && !call.operand(1)->is(OpKind::Keyword) &&
            !call.operand(1)->is(OpKind::Starred) && !call.operand(1)->is(OpKind::KwSplat);
   };
   if (q == "nnsight.save")
     return call.operands.size() == 2 && plainFirst();
-  if (q == "nnsight.apply")
-    return plainFirst();
+  if (q == "nnsight.apply") {
+    const ValueSet &fn = plainFirst() ? ctx.valuesOf(call.operand(1)) : ValueSet();
+    return !fn.empty() && llvm::all_of(fn, [](const Value &v) {
+      return v.kind == ValueKind::UserFunction || v.kind == ValueKind::Lambda;
+    });
+  }
   return isOneOf(q, {"nnsight.list", "nnsight.dict", "nnsight.log"});
 }
 
@@ -198,7 +204,7 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
     return Problem{DiagId::UncataloguedCall, std::string(v.text), ""};
   case ValueKind::Qualified: {
     if (reportedReference(ctx, v.text) || cat.function(v.text) || pureStdlib(v.text) ||
-        nnsightCall(v.text, call) || opensScopedMode(ctx, *call.operand(0), v.text))
+        nnsightCall(ctx, v.text, call) || opensScopedMode(ctx, *call.operand(0), v.text))
       return std::nullopt;
     std::string_view q = v.text;
     if (q.substr(0, 13) == "torch.Tensor.") {
