@@ -13,6 +13,7 @@ probe = torch.nn.Linear(768, 2)
 activations = [torch.relu, torch.tanh]
 swapped = [torch.relu]
 aliased = [torch.relu]
+returned = [torch.relu]
 updated = {"relu": torch.relu}
 
 
@@ -48,6 +49,9 @@ with model.trace("The Eiffel Tower is in") as tracer:
     u = updated["relu"](2**40)  # expected-remark {{calls 'updated["relu"]'}}
     for fn in swapped:
         v = fn(2**40)  # expected-remark {{calls 'fn'}}
+    box = max(returned, [])
+    box[0] = "x".ljust
+    w = returned[0](2**40)  # expected-remark {{calls 'returned[0]'}}
 
     # Resolved calls: not reported.
     a = double(hidden)

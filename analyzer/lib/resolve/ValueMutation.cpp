@@ -31,11 +31,12 @@ bool readOnlyMethod(OpKind container, std::string_view m) {
   }
 }
 
-/// Builtins that only walk, copy or measure what they are given.
+/// Builtins that only walk, copy or measure what they are given, and never
+/// return it (`max(fns, [])` and `sum([], fns)` may: an alias).
 bool readOnlyBuiltin(std::string_view f) {
   return isOneOf(f, {"len", "iter", "reversed", "sorted", "list", "tuple", "set", "frozenset",
-                     "dict", "enumerate", "zip", "sum", "max", "min", "any", "all", "str",
-                     "repr", "print", "isinstance", "map", "filter", "bool"});
+                     "dict", "enumerate", "zip", "any", "all", "str", "repr", "print",
+                     "isinstance", "map", "filter", "bool"});
 }
 
 } // namespace

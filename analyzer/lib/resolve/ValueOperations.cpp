@@ -1,6 +1,8 @@
 //===- ValueOperations.cpp - Attributes, subscripts, calls, operators -----===//
 #include "ValueHelpers.h"
 
+#include "ivc/support/Text.h"
+
 #include "ivc/policy/OpCatalog.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -118,6 +120,24 @@ ValueSet ValueAnalysis::ofAttribute(const Op *op) {
   return out;
 }
 
+namespace {
+
+/// Catalogued torch functions whose result is no tensor: shapes, dtype and
+/// device objects, flags, counts (`torch.Size([-1]).numel()` is -1).
+bool returnsNonTensor(std::string_view q) {
+  return isOneOf(q, {"torch.Size", "torch.finfo", "torch.iinfo", "torch.device",
+                     "torch.promote_types", "torch.result_type", "torch.can_cast",
+                     "torch.is_tensor", "torch.is_storage", "torch.get_default_dtype",
+                     "torch.is_grad_enabled", "torch.is_inference_mode_enabled",
+                     "torch.broadcast_shapes", "torch.functional.broadcast_shapes",
+                     "torch.typename", "torch.no_grad", "torch.enable_grad",
+                     "torch.inference_mode", "torch.numel", "torch.is_floating_point",
+                     "torch.is_complex", "torch.is_nonzero", "torch.is_same_size",
+                     "torch.is_conj", "torch.is_neg"});
+}
+
+} // namespace
+
 std::optional<ValueSet> ValueAnalysis::dictEntries(const Op *dict, size_t part) {
   if (!unchanging(dict))
     return std::nullopt;
@@ -158,9 +178,9 @@ ValueSet ValueAnalysis::ofSubscript(const Op *op) {
       }
       if (base.op && (base.op->is(OpKind::Tuple) || base.op->is(OpKind::List)) && index &&
           index->is(OpKind::Int) && unchanging(base.op)) {
-        size_t i = std::strtoul(std::string(index->text).c_str(), nullptr, 0);
-        if (i < base.op->operands.size()) {
-          addAll(out, valuesOf(base.op->operands[i]));
+        std::optional<int64_t> i = pythonInt(index->text);
+        if (i && *i >= 0 && size_t(*i) < base.op->operands.size()) {
+          addAll(out, valuesOf(base.op->operands[size_t(*i)]));
           break;
         }
       }
@@ -194,9 +214,9 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
       ValueKind k = builtinResult(callee.text);
       if (callee.text == "chr" && op->operands.size() == 2 && op->operand(1)->is(OpKind::Int)) {
         std::string s;
-        unsigned long cp = std::strtoul(std::string(op->operand(1)->text).c_str(), nullptr, 0);
-        if (cp < 0x80) {
-          s += char(cp);
+        std::optional<int64_t> cp = pythonInt(op->operand(1)->text);
+        if (cp && *cp >= 0 && *cp < 0x80) {
+          s += char(*cp);
           addValue(out, knownStr(save(s)));
           break;
         }
@@ -216,7 +236,7 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
       // anything else (torch.nn.Linear(...), a module's class) is unknown.
       if (catalog_ && catalog_->function(callee.text) && callee.text.substr(0, 5) == "math.")
         addValue(out, make(ValueKind::Number));
-      else if (catalog_ && catalog_->function(callee.text))
+      else if (catalog_ && catalog_->function(callee.text) && !returnsNonTensor(callee.text))
         addValue(out, make(ValueKind::Tensor));
       else
         addValue(out, Value::unknown());
@@ -327,10 +347,10 @@ ValueSet ValueAnalysis::ofBinary(const Op *op) {
     const Value &s = lStr ? l[0] : r[0];
     const Op *count = lStr ? op->operand(1) : op->operand(0);
     if (s.known && count && count->is(OpKind::Int)) {
-      unsigned long n = std::strtoul(std::string(count->text).c_str(), nullptr, 0);
-      if (n <= 64) {
+      std::optional<int64_t> n = pythonInt(count->text);
+      if (n && *n <= 64) {
         std::string rep;
-        for (unsigned long i = 0; i < n; ++i)
+        for (int64_t i = 0; i < *n; ++i)
           rep += s.text;
         return {knownStr(save(rep))};
       }

@@ -1,6 +1,10 @@
 //===- Text.cpp -----------------------------------------------------------===//
 #include "ivc/support/Text.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
 namespace ivc {
 
 std::string dedent(std::string_view text, uint32_t column) {
@@ -26,6 +30,28 @@ std::string dedent(std::string_view text, uint32_t column) {
   if (!out.empty() && out.back() != '\n')
     out += '\n';
   return out;
+}
+
+std::optional<int64_t> pythonInt(std::string_view literal) {
+  std::string digits;
+  for (char c : literal)
+    if (c != '_')
+      digits += c;
+  int base = 10;
+  size_t skip = 0;
+  if (digits.size() > 1 && digits[0] == '0' && std::isalpha(static_cast<unsigned char>(digits[1]))) {
+    char p = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
+    base = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
+    skip = 2;
+  }
+  if (base == 0 || skip >= digits.size())
+    return std::nullopt;
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(digits.c_str() + skip, &end, base);
+  if (errno != 0 || !end || *end != '\0')
+    return std::nullopt;
+  return int64_t(v);
 }
 
 } // namespace ivc

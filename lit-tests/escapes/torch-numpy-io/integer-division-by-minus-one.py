@@ -85,3 +85,4 @@ with model.trace("counts that leave the division unsafe"):
     count = len(pat)
     count = -1
     e = i // count  # expected-remark {{uses 'i // count' (integer-division: the minimum by -1 traps)}}
+    f = i // torch.Size([-1]).numel()  # expected-remark {{uses 'i // torch.Size([-1]).numel()' (integer-division: the minimum by -1 traps)}}

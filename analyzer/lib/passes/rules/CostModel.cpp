@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
 
+#include "ivc/support/Text.h"
+
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdlib>
 
 namespace ivc::rules::cost {
@@ -19,23 +20,16 @@ using namespace ir;
 namespace {
 
 Magnitude literal(std::string_view text) {
-  std::string digits;
-  for (char c : text)
-    if (c != '_')
-      digits += c;
-  int base = 10;
-  size_t skip = 0;
-  if (digits.size() > 1 && digits[0] == '0' && std::isalpha(static_cast<unsigned char>(digits[1]))) {
-    char p = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
-    base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
-    skip = 2;
-  }
-  errno = 0;
-  char *end = nullptr;
-  long long v = std::strtoll(digits.c_str() + skip, &end, base);
-  if (errno == 0)
-    return Magnitude::integer(v);
-  return {Magnitude::Int, double(digits.size() - skip) * std::log2(double(base)) + 1, std::nullopt};
+  if (std::optional<int64_t> v = pythonInt(text))
+    return Magnitude::integer(*v);
+  // Too large for an int64: as many bits as its digits carry.
+  bool prefixed = text.size() > 1 && text[0] == '0' && std::isalpha(static_cast<unsigned char>(text[1]));
+  char p = prefixed ? char(std::tolower(static_cast<unsigned char>(text[1]))) : 'd';
+  double bitsPerDigit = p == 'x' ? 4 : p == 'o' ? 3 : p == 'b' ? 1 : std::log2(10.0);
+  double digits = 0;
+  for (char c : text.substr(prefixed ? 2 : 0))
+    digits += c != '_';
+  return {Magnitude::Int, digits * bitsPerDigit + 1, std::nullopt};
 }
 
 std::optional<int64_t> exactly(std::optional<int64_t> a, std::optional<int64_t> b,

@@ -167,8 +167,8 @@ bool nestsByReduction(RuleContext &ctx, const ir::Op &call);
 
 // Doubling.cpp
 /// Whether `op` grows a list in place (`+=`, `extend`, a slice store), in a
-/// loop, by what may be a list that grows in place (`s.extend(s)`,
-/// `t = s; s += t`): geometric growth.
+/// loop, by what may be a list (`s.extend(s)`, `a = s; b = s; a += b`):
+/// maybe geometric growth.
 bool growsByItselfInLoop(RuleContext &ctx, const ir::Op &op);
 
 // IteratorCost.cpp
