@@ -53,10 +53,6 @@ public:
   }
 
 private:
-  /// Where each symbol read so far is bound (offsets, sorted), kept for the
-  /// whole analysis: a notebook export binds `hidden` in hundreds of trace
-  /// blocks, each of which reads it.
-  llvm::DenseMap<const Symbol *, std::vector<uint32_t>> bindingOffsets_;
   /// The pinned constants the mediator reads, as definitions, with the
   /// pinned constants each names and whether it names a function or class
   /// (itself or through those).
@@ -127,19 +123,6 @@ private:
     constants_.push_back(std::move(c));
   }
 
-  bool boundWithin(const Symbol &s, const SourceRange &range) {
-    auto [it, fresh] = bindingOffsets_.try_emplace(&s);
-    std::vector<uint32_t> &offsets = it->second;
-    if (fresh) {
-      for (const Binding &b : s.bindings)
-        if (b.site)
-          offsets.push_back(b.site->range.begin.offset);
-      std::sort(offsets.begin(), offsets.end());
-    }
-    auto first = std::lower_bound(offsets.begin(), offsets.end(), range.begin.offset);
-    return first != offsets.end() && range.contains(*first);
-  }
-
   /// The name ops that start a dotted receiver in the body (`self` of
   /// `self.model.lm_head` under `with self.model.trace(...)`): the runtime
   /// binds the receiver's path, so they read no value of the caller's.
@@ -196,7 +179,7 @@ private:
         if (!body && r.kind != NameResolution::Kind::Global &&
             r.kind != NameResolution::Kind::Undefined)
           return; // a definition's own locals and closures
-        if (body && r.symbol && boundWithin(*r.symbol, m.bodyRange))
+        if (body && r.symbol && values.boundWithin(*r.symbol, m.bodyRange))
           return; // bound in the body
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
           return addConstant(unit, ctx.fileOf(unit), op->text, value);

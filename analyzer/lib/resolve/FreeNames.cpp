@@ -96,16 +96,55 @@ const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
   const Binding &b = s.bindings[0];
   if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.site || !b.value)
     return nullptr;
-  for (const SourceRange &body : traces_.mediatorBodies)
-    if (body.contains(b.site->range.begin.offset))
-      return nullptr;
   auto [it, fresh] = pinned_.try_emplace(&s, false);
   if (!fresh)
     return it->second ? b.value : nullptr; // decided, or in progress (a cycle): not pinned
+  if (innermostBody(b.site->range.begin.offset))
+    return nullptr; // bound by a mediator's own code
   int budget = MaxConstantOps;
   bool pinned = constantValue(b.value, depth, budget);
   pinned_[&s] = pinned;
   return pinned ? b.value : nullptr;
+}
+
+const SourceRange *ValueAnalysis::innermostBody(uint32_t offset) {
+  if (!bodiesSorted_) {
+    bodiesSorted_ = true;
+    bodies_ = traces_.mediatorBodies;
+    // Outer bodies before the bodies they hold.
+    std::sort(bodies_.begin(), bodies_.end(), [](const SourceRange &a, const SourceRange &b) {
+      return a.begin.offset != b.begin.offset ? a.begin.offset < b.begin.offset
+                                              : a.end.offset > b.end.offset;
+    });
+    std::vector<int> open;
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+      while (!open.empty() && !bodies_[size_t(open.back())].contains(bodies_[i].begin.offset))
+        open.pop_back();
+      enclosingBody_.push_back(open.empty() ? -1 : open.back());
+      open.push_back(int(i));
+    }
+  }
+  // The last body to begin at or before `offset` holds it, or one of its
+  // enclosing bodies does.
+  auto it = std::upper_bound(bodies_.begin(), bodies_.end(), offset,
+                             [](uint32_t o, const SourceRange &r) { return o < r.begin.offset; });
+  for (int i = int(it - bodies_.begin()) - 1; i >= 0; i = enclosingBody_[size_t(i)])
+    if (bodies_[size_t(i)].contains(offset))
+      return &bodies_[size_t(i)];
+  return nullptr;
+}
+
+bool ValueAnalysis::boundWithin(const Symbol &s, const SourceRange &range) {
+  auto [it, fresh] = bindingOffsets_.try_emplace(&s);
+  std::vector<uint32_t> &offsets = it->second;
+  if (fresh) {
+    for (const Binding &b : s.bindings)
+      if (b.site)
+        offsets.push_back(b.site->range.begin.offset);
+    std::sort(offsets.begin(), offsets.end());
+  }
+  auto first = std::lower_bound(offsets.begin(), offsets.end(), range.begin.offset);
+  return first != offsets.end() && range.contains(*first);
 }
 
 bool ValueAnalysis::fromCaller(const Op *nameRead) {
@@ -123,17 +162,10 @@ bool ValueAnalysis::fromCaller(const Op *nameRead) {
     inFunction = at->kind == ScopeKind::Function || at->kind == ScopeKind::Lambda ||
                  at->kind == ScopeKind::Class;
   if (!inFunction) {
-    const SourceRange *innermost = nullptr;
-    for (const SourceRange &body : traces_.mediatorBodies)
-      if (body.contains(nameRead->range.begin.offset) &&
-          (!innermost || innermost->contains(body.begin.offset)))
-        innermost = &body;
+    const SourceRange *innermost = innermostBody(nameRead->range.begin.offset);
     if (!innermost)
       return false; // module code: no runtime runs it
-    bool boundHere = llvm::any_of(s->bindings, [&](const Binding &b) {
-      return b.site && innermost->contains(b.site->range.begin.offset);
-    });
-    if (boundHere)
+    if (boundWithin(*s, *innermost))
       return false; // the mediator's own name
   }
   auto [it, fresh] = replayed_.try_emplace(s, false);

@@ -113,6 +113,8 @@ public:
   /// imports' members, the file's functions and classes, other such names,
   /// and displays of those). Null for any other name.
   const ir::Op *pinnedConstant(const Symbol &s, int depth = 0);
+  /// Whether `s` has a binding inside `range` (a mediator's body).
+  bool boundWithin(const Symbol &s, const SourceRange &range);
   /// The values a function or lambda of this module returns.
   const ValueSet &returnValues(const ir::Op *function);
 
@@ -131,6 +133,8 @@ private:
   ValueSet ofManifest(const ManifestBinding &b);
   bool isModelExpression(const ir::Op *op) const;
   bool onlyRead(const ir::Op *use, ir::OpKind container);
+  /// The innermost mediator body holding `offset`, or null.
+  const SourceRange *innermostBody(uint32_t offset);
   bool constantValue(const ir::Op *op, int depth, int &budget);
 
   const ir::Module &module_;
@@ -161,6 +165,12 @@ private:
   llvm::DenseMap<const ir::Op *, bool> unchanging_;
   llvm::DenseMap<const Symbol *, bool> replayed_; // every binding bound by the runtime
   llvm::DenseMap<const Symbol *, bool> pinned_;
+  // Built on first use: notebook exports have thousands of mediators and
+  // names bound in each, read in each.
+  std::vector<SourceRange> bodies_; // by where they begin
+  std::vector<int> enclosingBody_;  // each body's innermost enclosing body, or -1
+  bool bodiesSorted_ = false;
+  llvm::DenseMap<const Symbol *, std::vector<uint32_t>> bindingOffsets_; // sorted
 };
 
 /// Appends `v` to `set` unless an equal value is there (and caps the set).
