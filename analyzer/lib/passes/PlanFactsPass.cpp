@@ -145,20 +145,6 @@ private:
     return roots;
   }
 
-  // What a name bound by import statements alone imports (`numpy` for
-  // `import numpy as np`, `torch.functional` for `from torch import
-  // functional`), or nothing.
-  static std::optional<std::string_view> importedPath(const Symbol *s, const ValueSet &values) {
-    if (!s || s->bindings.empty() || values.size() != 1 ||
-        values[0].kind != ValueKind::Qualified || values[0].text.empty() ||
-        values[0].text.starts_with(".") ||
-        !llvm::all_of(s->bindings, [](const Binding &b) {
-          return b.kind == Binding::Kind::Import || b.kind == Binding::Kind::ImportFrom;
-        }))
-      return std::nullopt;
-    return values[0].text;
-  }
-
   // Names the body reads without binding them, and the module-level names the
   // definitions it reaches read: a runtime binds them before running the code.
   void freeNames(MediatorContext &ctx) {
@@ -188,7 +174,9 @@ private:
               v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
             return; // the model, the tracer, or a definition
         names.emplace_back(op->text);
-        if (auto path = importedPath(r.symbol, values.valuesOf(op)))
+        const ValueSet &vs = values.valuesOf(op);
+        if (auto path = r.symbol ? values.importedModule(*r.symbol) : std::nullopt;
+            path && vs.size() == 1)
           ctx.facts.freeImports.emplace(op->text, *path);
       });
     }

@@ -26,19 +26,6 @@ namespace {
 /// each pinned constant's source to every mediator that reads it.
 constexpr int MaxConstantOps = 4096;
 
-/// Whether every binding of `s` imports from a module a runtime may import
-/// (its import allowlist): the runtime binds such a name itself.
-bool allowedImport(const Symbol &s, const std::vector<std::string> &allowed) {
-  return !s.bindings.empty() && llvm::all_of(s.bindings, [&](const Binding &b) {
-    if (b.kind != Binding::Kind::Import && b.kind != Binding::Kind::ImportFrom)
-      return false;
-    if (!b.site || b.site->number > 0)
-      return false; // a relative import
-    std::string_view module = b.kind == Binding::Kind::Import ? b.site->text : b.site->text2;
-    return llvm::is_contained(allowed, module.substr(0, module.find('.')));
-  });
-}
-
 /// Whether `s` is the file's one function or class of that name, which a
 /// runtime defines from the plan where a mediator reaches it.
 bool definedOnce(const Symbol &s) {
@@ -47,6 +34,38 @@ bool definedOnce(const Symbol &s) {
 }
 
 } // namespace
+
+bool ValueAnalysis::boundByRuntime(const Symbol &s) {
+  // The model's receiver and the tracer; a name spelled like an allowed
+  // module or `nnsight`; the first name of a dotted receiver (`self`).
+  if (llvm::is_contained(traces_.modelSymbols, &s) || llvm::is_contained(traces_.tracerSymbols, &s))
+    return true;
+  if (s.name == "nnsight" || llvm::is_contained(runtimeModules_, s.name))
+    return true;
+  return llvm::any_of(traces_.modelExpressions, [&](std::string_view e) {
+    return e.substr(0, e.find('.')) == s.name;
+  });
+}
+
+std::optional<std::string_view> ValueAnalysis::importedModule(const Symbol &s) {
+  std::optional<std::string_view> path;
+  for (const Binding &b : s.bindings) {
+    if (b.kind != Binding::Kind::Import && b.kind != Binding::Kind::ImportFrom)
+      return std::nullopt;
+    ValueSet v = ofBinding(b);
+    if (v.size() != 1 || v[0].kind != ValueKind::Qualified || v[0].text.empty() ||
+        v[0].text.starts_with(".") || (path && *path != v[0].text))
+      return std::nullopt; // relative, or two imports under one name
+    path = v[0].text;
+  }
+  return path;
+}
+
+/// Whether `s` imports, unambiguously, from a module a runtime may import.
+bool ValueAnalysis::allowedImport(const Symbol &s) {
+  std::optional<std::string_view> path = importedModule(s);
+  return path && llvm::is_contained(runtimeModules_, path->substr(0, path->find('.')));
+}
 
 bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
   if (!op || depth > 16 || --budget < 0)
@@ -66,8 +85,7 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
     while (base && base->is(OpKind::Attribute))
       base = base->operand(0);
     const Symbol *s = base && base->is(OpKind::Name) ? scopes_.resolve(base).symbol : nullptr;
-    return s && s->scope && s->scope->kind == ScopeKind::Module &&
-           allowedImport(*s, runtimeModules_);
+    return s && s->scope && s->scope->kind == ScopeKind::Module && allowedImport(*s);
   }
   case OpKind::Call: { // `halve = make_scale(0.5)`: a function of the file, run there
     const Op *callee = op->operand(0);
@@ -82,7 +100,7 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
   case OpKind::Name: {
     const Symbol *s = scopes_.resolve(op).symbol;
     return s && s->scope && s->scope->kind == ScopeKind::Module &&
-           (allowedImport(*s, runtimeModules_) || definedOnce(*s) ||
+           (allowedImport(*s) || definedOnce(*s) ||
             pinnedConstant(*s, depth + 1));
   }
   default:
@@ -91,7 +109,8 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
 }
 
 const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
-  if (!s.scope || s.scope->kind != ScopeKind::Module || s.bindings.size() != 1 || depth > 16)
+  if (!s.scope || s.scope->kind != ScopeKind::Module || s.bindings.size() != 1 || depth > 16 ||
+      boundByRuntime(s))
     return nullptr;
   const Binding &b = s.bindings[0];
   if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.site || !b.value)
@@ -170,9 +189,9 @@ bool ValueAnalysis::fromCaller(const Op *nameRead) {
   }
   auto [it, fresh] = replayed_.try_emplace(s, false);
   if (fresh)
-    it->second = pinnedConstant(*s) || llvm::all_of(s->bindings, [](const Binding &b) {
-                   return b.kind == Binding::Kind::Import || b.kind == Binding::Kind::ImportFrom ||
-                          b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class ||
+    it->second = pinnedConstant(*s) || importedModule(*s) ||
+                 llvm::all_of(s->bindings, [](const Binding &b) {
+                   return b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class ||
                           (b.kind == Binding::Kind::Assign && b.path.empty() && b.value &&
                            b.value->is(OpKind::Lambda));
                  });

@@ -449,15 +449,17 @@ class Mediator:
             for name, path in job.get("imports", {}).items():
                 ns[name] = (Nnsight(self) if path == "nnsight" else
                             _imported(ns["__builtins__"]["__import__"], path))
+            definitions = [(src, f"<definition {name}>") for name, src in job["definitions"]]
+            self.run_user(definitions, ns)
+            # After the definitions, which must not rebind what the analyzer
+            # took for the model, the tracer or a barrier.
             root, _, path = job["receiver"].partition(".")
             ns[root] = _receiver(path, Envoy(self, ""))
             if job["tracer"]:
                 ns[job["tracer"]] = Tracer(self)
             for name, participants in job.get("barriers", {}).items():
                 ns[name] = Barrier(self, name, participants)
-            items = [(src, f"<definition {name}>") for name, src in job["definitions"]]
-            items.append(("\n" * (job["first_line"] - 1) + job["source"], job["file"]))
-            self.run_user(items, ns)
+            self.run_user([("\n" * (job["first_line"] - 1) + job["source"], job["file"])], ns)
         except _Unwind:
             pass
         except BaseException as e:  # noqa: B902 - every user error is reported

@@ -468,6 +468,11 @@ class Runtime:
             if judged and not (isinstance(v, types.ModuleType) and v.__name__ == judged):
                 raise PlanError(f"the free name {k!r} is {judged!r} to the analyzer; "
                                 f"it cannot be given another value")
+            # A module for any other name would run what the analyzer judged
+            # as data's methods (`x.sub(...)` as a tensor's, then re.sub).
+            if not judged and isinstance(v, types.ModuleType):
+                raise PlanError(f"the free name {k!r} is no module to the analyzer; "
+                                f"it cannot be given the module {v.__name__!r}")
         imports = {k: v.__name__ for k, v in values.items() if isinstance(v, types.ModuleType)}
         imports.update({n: p for n, p in {**spelled, **imported}.items() if n not in values})
         supplied = set(values) | set(imports)

@@ -3,6 +3,7 @@ must survive every one of them; a failed worker is retired."""
 
 import gc
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -180,13 +181,23 @@ class Faults(unittest.TestCase):
                 self.rt.run(p, self.model, [self.ids], {"v": {torch.ones(1): 1}}, tiers={0: tier})
         with self.assertRaisesRegex(ValueError, "1 to 4096"):
             ivc.Barrier(10 ** 6)
-        # A value naming a module the allowlist refuses: the mediator's ImportError.
-        for tier in ("fast", "isolate"):
-            err = self.rt.run(p, self.model, [self.ids], {"v": os}, tiers={0: tier},
-                              raise_errors=False).errors[0]
-            self.assertIsInstance(err, ImportError, tier)
+        # A module for a name the analyzer did not judge as that module, even
+        # an allowed one: its functions would run as data's methods.
+        for module in (os, re):
+            with self.assertRaisesRegex(ivc.PlanError, "no module to the analyzer"):
+                self.rt.run(p, self.model, [self.ids], {"v": module})
         with self.assertRaisesRegex(ivc.PlanError, "is past line"):
             ivc.load_plan(plan(mediator("x = 1\n", line=1 << 40)))
+
+    def test_definitions_cannot_rebind_the_model_or_the_tracer(self):
+        # The runtime binds them after the plan's definitions: a definition
+        # named like them (an analyzer never emits one) changes nothing.
+        p = plan(mediator("kind = type(model).__name__ + type(tracer).__name__\n",
+                          saves=["kind"], definitions=[("model", "model = 3\n"),
+                                                       ("tracer", "tracer = 4\n")]))
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(p, self.model, [self.ids], tiers={0: tier})
+            self.assertEqual(r["kind"], "EnvoyTracer", tier)
 
     def test_swap_with_a_wrong_shape(self):
         src = "model.transformer.h[0].output = (torch.zeros(5, 5),)\n"

@@ -113,6 +113,10 @@ public:
   /// imports' members, the file's functions and classes, other such names,
   /// and displays of those). Null for any other name.
   const ir::Op *pinnedConstant(const Symbol &s, int depth = 0);
+  /// What a module-level name bound by import statements alone imports, when
+  /// every one imports the same (`numpy` for `import numpy as np`,
+  /// `torch.zeros` for `from torch import zeros`): a runtime binds it itself.
+  std::optional<std::string_view> importedModule(const Symbol &s);
   /// Whether `s` has a binding inside `range` (a mediator's body).
   bool boundWithin(const Symbol &s, const SourceRange &range);
   /// The values a function or lambda of this module returns.
@@ -136,6 +140,10 @@ private:
   /// The innermost mediator body holding `offset`, or null.
   const SourceRange *innermostBody(uint32_t offset);
   bool constantValue(const ir::Op *op, int depth, int &budget);
+  bool allowedImport(const Symbol &s);
+  /// Names a runtime binds before the definitions: the receiver, the tracer,
+  /// modules by their own names, `nnsight`.
+  bool boundByRuntime(const Symbol &s);
 
   const ir::Module &module_;
   const SourceFile &source_;
