@@ -3,8 +3,8 @@
 # name the file binds once, outside the traces, to a constant (literals,
 # displays, imports' members, the file's functions and calls of them with
 # constants) is a definition the plan carries, which the runtime runs; any
-# other free name is the caller's, and nothing is concluded from what the
-# file binds it to.
+# other free name is the caller's, and nothing but a kind the runtime checks
+# is concluded from what the file binds it to.
 # RUN: %ivc plan %s | FileCheck %s
 # RUN: %ivc plan %s | FileCheck %s --check-prefix=CLOSURE
 # RUN: %ivc plan %s | FileCheck %s --check-prefix=TABLE
@@ -33,6 +33,7 @@ METRICS = {"ld": logit_diff, "relu": torch.relu}
 halve = make_scale(0.5)
 computed_scale = abs(-2)
 computed_width = int("40")
+steer = torch.randn(768)
 
 # Constants that name no function come first, those that do after the
 # functions they name.
@@ -62,13 +63,21 @@ with model.trace("The Eiffel Tower is in"):
         h = halve(model.transformer.h[layer].output[0])
     scores = {name: fn(model.lm_head.output) for name, fn in METRICS.items()}
 
+# A caller's value is checked for the one kind the file's bindings give the
+# name (a tensor, a number, a string, a bool, None), and relied on for that.
 # CHECK:      "free_names": [
 # CHECK-NEXT:   "computed_scale",
 # CHECK-NEXT:   "computed_width",
+# CHECK-NEXT:   "steer",
 # CHECK-NEXT:   "torch"
 # CHECK-NEXT: ],
+# CHECK:      "free_types": {
+# CHECK-NEXT:   "computed_width": "number",
+# CHECK-NEXT:   "steer": "tensor"
+# CHECK-NEXT: },
 # CHECK:      "tier": "isolate"
 with model.trace("The Eiffel Tower is in"):
+    h = model.transformer.h[6].output[0] + steer
     ids = torch.full((1,), -(2**63))
     q = ids // computed_scale  # expected-remark {{uses 'ids // computed_scale' (integer-division: the minimum by -1 traps)}}
     bar = "#" * computed_width  # expected-remark {{'"#" * computed_width' repeats a sequence a number of times ivc cannot bound}}

@@ -174,6 +174,9 @@ private:
               v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
             return; // the model, the tracer, or a definition
         names.emplace_back(op->text);
+        if (std::optional<ValueKind> kind =
+                r.symbol && values.fromCaller(op) ? values.callerKind(*r.symbol) : std::nullopt)
+          ctx.facts.freeTypes.emplace(op->text, freeTypeName(*kind));
         const ValueSet &vs = values.valuesOf(op);
         if (auto path = r.symbol ? values.importedModule(*r.symbol) : std::nullopt;
             path && vs.size() == 1)

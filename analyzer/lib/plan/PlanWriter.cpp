@@ -23,10 +23,10 @@ llvm::json::Array strings(const std::vector<std::string> &items) {
   return a;
 }
 
-llvm::json::Object importPaths(const std::map<std::string, std::string> &imports) {
+llvm::json::Object nameMap(const std::map<std::string, std::string> &names) {
   llvm::json::Object o;
-  for (const auto &[name, path] : imports)
-    o[utf8(name)] = utf8(path);
+  for (const auto &[name, what] : names)
+    o[utf8(name)] = utf8(what);
   return o;
 }
 
@@ -104,7 +104,8 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"modules", std::move(modules)},
       {"saves", strings(f.saves)},
       {"free_names", strings(f.freeNames)},
-      {"free_imports", importPaths(f.freeImports)},
+      {"free_imports", nameMap(f.freeImports)},
+      {"free_types", nameMap(f.freeTypes)},
       {"definitions", std::move(defs)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(file, t, m))},

@@ -126,6 +126,36 @@ const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
   return pinned ? b.value : nullptr;
 }
 
+const char *freeTypeName(ValueKind k) {
+  switch (k) {
+  case ValueKind::Tensor: return "tensor";
+  case ValueKind::Number: return "number";
+  case ValueKind::Str: return "str";
+  case ValueKind::Bool: return "bool";
+  case ValueKind::NoneValue: return "none";
+  default: return nullptr;
+  }
+}
+
+std::optional<ValueKind> ValueAnalysis::callerKind(const Symbol &s) {
+  auto [it, fresh] = callerKinds_.try_emplace(&s, std::nullopt);
+  if (!fresh)
+    return it->second;
+  std::optional<ValueKind> kind;
+  for (const Binding &b : s.bindings) {
+    if (b.kind != Binding::Kind::Assign || !b.value)
+      return std::nullopt;
+    for (const Value &v : b.path.empty() ? valuesOf(b.value) : elementAt(valuesOf(b.value), b.path)) {
+      ValueKind k = v.kind == ValueKind::Activation ? ValueKind::Tensor : v.kind;
+      if (!freeTypeName(k) || (kind && *kind != k))
+        return std::nullopt;
+      kind = k;
+    }
+  }
+  callerKinds_[&s] = kind;
+  return kind;
+}
+
 const SourceRange *ValueAnalysis::innermostBody(uint32_t offset) {
   if (!bodiesSorted_) {
     bodiesSorted_ = true;

@@ -257,10 +257,13 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
       if (cuts_ == cutsBefore)
         symbolValues_[r.symbol] = out;
     }
-    // A free name the caller supplies may be anything besides what the file
-    // binds it to.
-    if (fromCaller(op))
+    // A free name the caller supplies is of the kind the plan makes the
+    // runtime check, or may be anything besides what the file binds it to.
+    if (fromCaller(op)) {
+      if (std::optional<ValueKind> kind = callerKind(*r.symbol))
+        return {make(*kind)};
       addValue(out, Value::unknown());
+    }
     // A module or class body reads names at run time: before (or without)
     // the binding running, a builtin's name is still the builtin
     // (`x = eval(s)` above a later `eval = None`).

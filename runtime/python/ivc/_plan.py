@@ -12,6 +12,8 @@ from ._errors import PlanError
 
 SCHEMA = "ivc-plan/v1"
 TIERS = ("fast", "isolate", "reject")
+# The kinds of a caller's value a plan's `free_types` may require.
+FREE_TYPES = ("tensor", "number", "str", "bool", "none")
 MAX_LINE = 1 << 22  # of a mediator's first line
 MAX_INDEX = (1 << 31) - 1  # of a trace or a mediator
 
@@ -20,7 +22,8 @@ class Mediator:
     """One unit of user code the runtime runs against the model."""
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
-                 "free_imports", "definitions", "source", "first_line", "modules", "raw")
+                 "free_imports", "free_types", "definitions", "source", "first_line", "modules",
+                 "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
@@ -167,6 +170,11 @@ def _parse(data):
                         not all(p.isidentifier() for p in path.split("."))):
                     raise PlanError(f"{mw}.free_imports: {name!r} is not a free name bound "
                                     f"to a dotted path")
+            med.free_types = _need(m, "free_types", dict, mw, default={})
+            for name, kind in med.free_types.items():
+                if name not in med.free_names or kind not in FREE_TYPES:
+                    raise PlanError(f"{mw}.free_types: {name!r} is not a free name of a kind "
+                                    f"in {', '.join(FREE_TYPES)}")
             if dotted and receiver_root in med.free_names:
                 # Nothing the caller gives can cross with the receiver's path.
                 raise PlanError(f"{mw}: reads {receiver_root!r} other than as the receiver "

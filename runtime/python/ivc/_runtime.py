@@ -249,6 +249,21 @@ def _batch(inputs, mediators):
     return tuple(args), rows, start
 
 
+
+def _is_kind(value, kind):
+    """Whether a caller's value is of a plan's `free_types` kind (a bool is
+    no number, as the analyzer tells them apart)."""
+    if kind == "tensor":
+        return isinstance(value, torch.Tensor)
+    if kind == "number":
+        return isinstance(value, (int, float, complex)) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    return value is None
+
+
 class Runtime:
     """Executes plans. One per process is typical; it owns the worker pool.
 
@@ -463,6 +478,7 @@ class Runtime:
         spelled = {n: n for m in t.mediators for n in m.free_names
                    if n in allow or n == "nnsight"}
         imported = {n: p for m in t.mediators for n, p in m.free_imports.items()}
+        typed = {n: k for m in t.mediators for n, k in m.free_types.items()}
         for k, v in values.items():
             judged = imported.get(k, spelled.get(k))
             if judged and not (isinstance(v, types.ModuleType) and v.__name__ == judged):
@@ -473,6 +489,10 @@ class Runtime:
             if not judged and isinstance(v, types.ModuleType):
                 raise PlanError(f"the free name {k!r} is no module to the analyzer; "
                                 f"it cannot be given the module {v.__name__!r}")
+            kind = typed.get(k)
+            if kind and not _is_kind(v, kind):
+                raise PlanError(f"the free name {k!r} is a {kind} to the analyzer; "
+                                f"it cannot be given a {type(v).__name__}")
         imports = {k: v.__name__ for k, v in values.items() if isinstance(v, types.ModuleType)}
         imports.update({n: p for n, p in {**spelled, **imported}.items() if n not in values})
         supplied = set(values) | set(imports)

@@ -198,6 +198,25 @@ with model.trace(ids) as tracer:
             self.assertEqual(r["q"].item(), -2**62, tier)
             self.assertTrue(torch.equal(r["d"], r["h"] * 4), tier)
 
+    def test_a_free_names_kind_the_verdict_rests_on_is_checked(self):
+        # steering is a tensor to the analyzer (what the file binds it to):
+        # `steering * scale` is a product of tensors, not a str repeated.
+        source = ("import torch\n"
+                  "steering = torch.randn(32)\n"
+                  "scale = float('2')\n"
+                  "with model.trace(ids) as tracer:\n"
+                  "    boost = (steering * scale).save()\n")
+        plan = ivc.compile(source, filename="kinds.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual(m.free_types, {"steering": "tensor", "scale": "number"})
+        r = self.rt.run(plan, self.model, [self.ids], {"steering": torch.ones(2), "scale": 3})
+        self.assertTrue(torch.equal(r["boost"], torch.full((2,), 3.0)))
+        for values, kind in (({"steering": "a", "scale": 2 ** 30}, "tensor"),
+                             ({"steering": torch.ones(2), "scale": True}, "number"),
+                             ({"steering": torch.ones(2), "scale": "3"}, "number")):
+            with self.assertRaisesRegex(ivc.PlanError, f"is a {kind} to the analyzer"):
+                self.rt.run(plan, self.model, [self.ids], values)
+
     def test_a_shadowed_builtin_is_never_the_builtin_at_run_time(self):
         # `eval = torch.abs` is a definition the plan carries: the mediator
         # calls torch.abs. `eval = (torch.abs,)[0]` is not (the caller would
@@ -273,6 +292,9 @@ with model.trace(ids) as tracer:
                 (with_mediator(source="x = 1\0"), "contains a NUL character"),
                 (with_mediator(source="x = '\ud800'"), "lone surrogate"),
                 (with_mediator(definitions=[{"name": "a b", "source": ""}]), "not a Python name"),
+                (with_mediator(free_names=["v"], free_types={"v": "module"}),
+                 "free_types: 'v' is not a free name of a kind"),
+                (with_mediator(free_types={"v": "tensor"}), "free_types: 'v' is not a free name"),
                 ({"schema": "ivc-plan/v1", "traces": [{"receiver": "class", "mediators": []}]},
                  "'class' is not a Python name"),
                 ({"schema": "ivc-plan/v1", "traces": [{"receiver": "m", "tracer": "m",

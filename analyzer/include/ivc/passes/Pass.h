@@ -61,6 +61,10 @@ struct MediatorFacts {
   /// each imports (`np`: numpy, `zeros`: torch.zeros): a runtime binds each
   /// to what that path names and nothing else.
   std::map<std::string, std::string> freeImports;
+  /// The free names the caller supplies whose kind the verdict assumed
+  /// (`tensor`, `number`, `str`, `bool`, `none`): a runtime refuses a value
+  /// of another kind.
+  std::map<std::string, std::string> freeTypes;
   std::vector<Definition> definitions;
 };
 

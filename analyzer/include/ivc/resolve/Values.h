@@ -108,6 +108,11 @@ public:
   /// such a name say nothing of that value (`scale = 2` in the file, -1 from
   /// the caller), so nothing may be concluded from them.
   bool fromCaller(const ir::Op *nameRead);
+  /// The one kind every value the file binds a caller-supplied name to has,
+  /// when a runtime can check a value for it (a tensor, a number, a string,
+  /// a bool, None): the plan's `free_types`, which the runtime enforces, so
+  /// the analysis may rely on that kind and nothing more.
+  std::optional<ValueKind> callerKind(const Symbol &s);
   /// The value of a module-level name that a runtime binds itself from the
   /// plan: its one binding, outside every mediator, to a constant (literals,
   /// imports' members, the file's functions and classes, other such names,
@@ -173,6 +178,7 @@ private:
   llvm::DenseMap<const ir::Op *, bool> unchanging_;
   llvm::DenseMap<const Symbol *, bool> replayed_; // every binding bound by the runtime
   llvm::DenseMap<const Symbol *, bool> pinned_;
+  llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
   // Built on first use: notebook exports have thousands of mediators and
   // names bound in each, read in each.
   std::vector<SourceRange> bodies_; // by where they begin
@@ -180,6 +186,10 @@ private:
   bool bodiesSorted_ = false;
   llvm::DenseMap<const Symbol *, std::vector<uint32_t>> bindingOffsets_; // sorted
 };
+
+/// How a plan's `free_types` names a kind a runtime checks a caller's value
+/// for (`tensor`, `number`, `str`, `bool`, `none`), or null for another.
+const char *freeTypeName(ValueKind k);
 
 /// Appends `v` to `set` unless an equal value is there (and caps the set).
 void addValue(ValueSet &set, const Value &v);
