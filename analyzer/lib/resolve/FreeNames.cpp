@@ -197,8 +197,17 @@ bool ValueAnalysis::boundWithin(const Symbol &s, const SourceRange &range) {
 }
 
 bool ValueAnalysis::fromCaller(const Op *nameRead) {
-  if (!nameRead || !nameRead->is(OpKind::Name))
+  if (!nameRead || !nameRead->is(OpKind::Name) || nameRead->index >= module_.numOps())
     return false;
+  if (fromCaller_.empty())
+    fromCaller_.assign(module_.numOps(), -1);
+  int8_t &known = fromCaller_[nameRead->index];
+  if (known < 0)
+    known = decideFromCaller(nameRead);
+  return known;
+}
+
+bool ValueAnalysis::decideFromCaller(const Op *nameRead) {
   NameResolution r = scopes_.resolve(nameRead);
   const Symbol *s = r.symbol;
   if (!s || !s->scope || s->scope->kind != ScopeKind::Module)

@@ -146,6 +146,7 @@ private:
   const SourceRange *innermostBody(uint32_t offset);
   bool constantValue(const ir::Op *op, int depth, int &budget);
   bool allowedImport(const Symbol &s);
+  bool decideFromCaller(const ir::Op *nameRead);
   /// Names a runtime binds before the definitions: the receiver, the tracer,
   /// modules by their own names, `nnsight`.
   bool boundByRuntime(const Symbol &s);
@@ -179,6 +180,7 @@ private:
   llvm::DenseMap<const Symbol *, bool> replayed_; // every binding bound by the runtime
   llvm::DenseMap<const Symbol *, bool> pinned_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
+  std::vector<int8_t> fromCaller_; // by op index: -1 not decided yet
   // Built on first use: notebook exports have thousands of mediators and
   // names bound in each, read in each.
   std::vector<SourceRange> bodies_; // by where they begin
