@@ -4,13 +4,14 @@
 // module around them. It binds a module-level name the mediator reads but
 // does not bind (a free name) itself when the plan says what it is: an
 // import (`free_imports`), a function or class (`definitions`), or a pinned
-// constant, a name bound once outside every mediator to literals, displays
-// of them, imports' members, the file's functions and calls of those with
-// constants (also a definition: `LAYERS = [2, 4]`, `METRICS = {"ld":
-// logit_diff}`, `halve = make_scale(0.5)`). Every other free name gets the value the runtime's caller
-// passes, whatever the file binds it to: `scale = 2` in the file may be -1
-// there, and `t // scale` then traps. Reads of such names see the caller's
-// value, which the file says nothing about.
+// constant (also a definition): a name bound once outside every mediator to
+// literals, displays of them, imports' members, the file's functions and
+// calls of those with constants (`LAYERS = [2, 4]`, `METRICS = {"ld":
+// logit_diff}`, `halve = make_scale(0.5)`). Every other free name gets the
+// value the runtime's caller passes, whatever the file binds it to: `scale =
+// 2` in the file may be -1 there, and `t // scale` then traps. Of such a
+// name the analysis relies on nothing but a kind the runtime checks
+// (`free_types`: `steering = torch.randn(768)` is a tensor).
 //
 //===----------------------------------------------------------------------===//
 #include "ValueHelpers.h"
