@@ -40,6 +40,41 @@ with model.trace(ids) as tracer:
     logits = model.lm_head.output.save()
 """
 
+# FAST because `scale` is 2, with a dispatch table and a closure made from
+# the file's functions: all definitions the plan carries.
+CONSTANTS = """\
+import torch
+
+def double(x):
+    return x * 2
+
+def make_scale(alpha):
+    def scale(x):
+        return x * alpha
+    return scale
+
+scale = 2
+METRICS = {'double': double}
+halve = make_scale(0.5)
+
+with model.trace(ids) as tracer:
+    ids_min = torch.full((1,), -2**63)
+    q = (ids_min // scale).save()
+    d = METRICS['double'](model.lm_head.output).save()
+    h = halve(model.lm_head.output).save()
+"""
+
+# Caller-supplied names of the kinds the file binds them to.
+KINDS = """\
+import torch
+
+steering = torch.randn(32)
+scale = float('2')
+
+with model.trace(ids) as tracer:
+    boost = (steering * scale).save()
+"""
+
 
 class Compile(unittest.TestCase):
     @classmethod
@@ -173,20 +208,7 @@ with model.trace(ids) as tracer:
         # kill the process. The plan carries the constants (and the dispatch
         # table and closure made from the file's functions), which the
         # runtime binds whatever the caller passes.
-        source = ("import torch\n"
-                  "def double(x):\n    return x * 2\n"
-                  "def make_scale(alpha):\n"
-                  "    def scale(x):\n        return x * alpha\n"
-                  "    return scale\n"
-                  "scale = 2\n"
-                  "METRICS = {'double': double}\n"
-                  "halve = make_scale(0.5)\n"
-                  "with model.trace(ids) as tracer:\n"
-                  "    ids_min = torch.full((1,), -2**63)\n"
-                  "    q = (ids_min // scale).save()\n"
-                  "    d = METRICS['double'](model.lm_head.output).save()\n"
-                  "    h = halve(model.lm_head.output).save()\n")
-        plan = ivc.compile(source, filename="constants.py")
+        plan = ivc.compile(CONSTANTS, filename="constants.py")
         m = plan.trace(0).mediators[0]
         self.assertEqual(m.tier, "fast")
         self.assertEqual(m.free_names, ["torch"])
@@ -201,12 +223,7 @@ with model.trace(ids) as tracer:
     def test_a_free_names_kind_the_verdict_rests_on_is_checked(self):
         # steering is a tensor to the analyzer (what the file binds it to):
         # `steering * scale` is a product of tensors, not a str repeated.
-        source = ("import torch\n"
-                  "steering = torch.randn(32)\n"
-                  "scale = float('2')\n"
-                  "with model.trace(ids) as tracer:\n"
-                  "    boost = (steering * scale).save()\n")
-        plan = ivc.compile(source, filename="kinds.py")
+        plan = ivc.compile(KINDS, filename="kinds.py")
         m = plan.trace(0).mediators[0]
         self.assertEqual(m.free_types, {"steering": "tensor", "scale": "number"})
         r = self.rt.run(plan, self.model, [self.ids], {"steering": torch.ones(2), "scale": 3})
