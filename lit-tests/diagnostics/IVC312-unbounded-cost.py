@@ -44,6 +44,9 @@ with model.trace("factorial"):
 
 with model.trace("repetition"):
     h = [None] * (10**10)  # expected-remark {{repeats a sequence 10000000000 times}}
+    # A block's output is a tuple, and so is what split() makes.
+    outputs = model.transformer.h[0].output * 2**27  # expected-remark {{repeats what may be a sequence 134217728 times}}
+    pieces = model.transformer.h[0].output[0].split(2) * 2**27  # expected-remark {{repeats what may be a sequence 134217728 times}}
 
 with model.trace("repetition of unknown length"):
     width = int("1" + "0" * 12)

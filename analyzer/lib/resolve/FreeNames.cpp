@@ -147,10 +147,10 @@ std::optional<ValueKind> ValueAnalysis::callerKind(const Symbol &s) {
     if (b.kind != Binding::Kind::Assign || !b.value)
       return std::nullopt;
     for (const Value &v : b.path.empty() ? valuesOf(b.value) : elementAt(valuesOf(b.value), b.path)) {
-      ValueKind k = v.kind == ValueKind::Activation ? ValueKind::Tensor : v.kind;
-      if (!freeTypeName(k) || (kind && *kind != k))
+      // (An activation may be a block's tuple of outputs: no kind.)
+      if (!freeTypeName(v.kind) || (kind && *kind != v.kind))
         return std::nullopt;
-      kind = k;
+      kind = v.kind;
     }
   }
   callerKinds_[&s] = kind;
@@ -211,8 +211,8 @@ bool ValueAnalysis::fromCaller(const Op *nameRead) {
 bool ValueAnalysis::decideFromCaller(const Op *nameRead) {
   NameResolution r = scopes_.resolve(nameRead);
   const Symbol *s = r.symbol;
-  if (!s || !s->scope || s->scope->kind != ScopeKind::Module)
-    return false;
+  if (!s || !s->scope || s->scope->kind != ScopeKind::Module || boundByRuntime(*s))
+    return false; // the runtime's own binding (a module, the model), not the caller's
   // Where the read runs: in a function (a definition a plan carries, run for
   // whichever mediator reaches it), or in a mediator's own statements, or in
   // module code a runtime never runs. Comprehensions run where they are.

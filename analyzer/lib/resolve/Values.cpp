@@ -219,11 +219,15 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
   case NameResolution::Kind::Builtin:
     return {make(ValueKind::Builtin, op->text)};
   case NameResolution::Kind::Undefined: {
-    // `from M import *` may have bound it.
+    // `from M import *` may have bound it; a runtime binds a name spelled
+    // like an allowed module (or `nnsight`) to that module, whether or not
+    // the file imports it.
     ValueSet out;
     for (Op *star : scopes_.moduleScope()->starImports)
       addValue(out, make(ValueKind::Qualified,
                          save(std::string(star->text2) + "." + std::string(op->text))));
+    if (llvm::is_contained(runtimeModules_, op->text) || op->text == "nnsight")
+      addValue(out, make(ValueKind::Qualified, op->text));
     if (out.empty())
       out.push_back(Value::unknown());
     return out;

@@ -180,9 +180,16 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
       return report(ctx, at, "multiplies integers into one of up to " +
                                  std::to_string(int64_t(product.bits)) + " bits");
     // `xs * 2**30` of a value ivc cannot type (`h.shape[s]`, a helper's
-    // parameter) may be a list repeated that many times.
+    // parameter) may be a list repeated that many times, and so may what it
+    // types as a tensor: a block's output is a tuple, and so are `h.split()`
+    // and `h.topk()`.
+    auto mayRepeat = [&](const Op *value) {
+      return maySequence(ctx, value) || llvm::any_of(ctx.valuesOf(value), [](const Value &v) {
+               return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
+             });
+    };
     for (auto [value, count] : {std::pair{l, b}, std::pair{r, a}})
-      if (count.value && *count.value > MaxElements && maySequence(ctx, value))
+      if (count.value && *count.value > MaxElements && mayRepeat(value))
         return report(ctx, at, "repeats what may be a sequence " +
                                    std::to_string(*count.value) + " times");
     return;
