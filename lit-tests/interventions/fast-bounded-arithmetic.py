@@ -57,7 +57,7 @@ with model.trace("constants"):
     zeros = [0] * 4096
     grid = [[0] * 2**10] * 2**10 + [[1] * 2**10] * 2**10
     halves = [0] * 2**23 + [1] * 2**23
-    text = "ab" * 2**24 + str(k) * 2**16
+    text = "ab" * 2**24 + str(k) * 16
     flat = sum([[1], [2, 3]], []) + sum([1, 2, 3])
     model.lm_head.output[0, -1, : len(sizes)] = 0
 

@@ -136,7 +136,7 @@ std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
   if (n > MaxElements)
     return "repeats a sequence " + std::to_string(n) + " times";
   if (!e) {
-    if (n <= MaxBlindRepetitions)
+    if (n <= MaxBlindSequenceRepetitions)
       return std::nullopt;
     return "repeats a sequence ivc cannot size " + std::to_string(n) + " times";
   }

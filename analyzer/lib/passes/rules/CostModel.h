@@ -41,9 +41,13 @@ constexpr double MaxTensorElements = double(1 << 28);
 // `s.ljust(n)`): 256 MiB.
 constexpr double MaxFilledBytes = double(1 << 28);
 
-/// Repetitions of a sequence ivc cannot size are judged from this many
-/// times up: what exists already may itself be 2^24 items long.
+/// Repetitions of a tensor ivc cannot size are judged from this many times
+/// up.
 constexpr int64_t MaxBlindRepetitions = 1 << 16;
+/// Repetitions of a string or list ivc cannot size are judged from this
+/// many times up: a caller may pass a 64 MiB string (the codec's limit), so
+/// 16 repetitions make 1 GiB at most.
+constexpr int64_t MaxBlindSequenceRepetitions = 16;
 
 /// What ivc knows of a number: a float (bounded by its type), an integer of
 /// at most `bits` bits (exactly `value` when small), a length (bounded by the
