@@ -50,6 +50,18 @@ bool pureStdlib(std::string_view q) {
                      "collections.OrderedDict", "collections.Counter", "collections.deque"});
 }
 
+/// Whether `call`'s first argument, which `nnsight.apply(fn, ...)` and
+/// `tracer.apply(fn, ...)` call, is a function or lambda of the file.
+bool appliesFileFunction(RuleContext &ctx, const Op &call) {
+  const Op *fn = call.operand(1);
+  if (!fn || fn->is(OpKind::Keyword) || fn->is(OpKind::Starred) || fn->is(OpKind::KwSplat))
+    return false;
+  const ValueSet &values = ctx.valuesOf(fn);
+  return !values.empty() && llvm::all_of(values, [](const Value &v) {
+    return v.kind == ValueKind::UserFunction || v.kind == ValueKind::Lambda;
+  });
+}
+
 // nnsight's functions that need no tracer; a runtime binds them itself
 // (`nnsight.save(x)` returns x, saved by name like `x.save()`). save takes
 // one value and nothing else: `nnsight.save(h, path)` is no nnsight call.
@@ -63,12 +75,8 @@ bool nnsightCall(RuleContext &ctx, std::string_view q, const Op &call) {
   };
   if (q == "nnsight.save")
     return call.operands.size() == 2 && plainFirst();
-  if (q == "nnsight.apply") {
-    const ValueSet &fn = plainFirst() ? ctx.valuesOf(call.operand(1)) : ValueSet();
-    return !fn.empty() && llvm::all_of(fn, [](const Value &v) {
-      return v.kind == ValueKind::UserFunction || v.kind == ValueKind::Lambda;
-    });
-  }
+  if (q == "nnsight.apply")
+    return plainFirst() && appliesFileFunction(ctx, call);
   return isOneOf(q, {"nnsight.list", "nnsight.dict", "nnsight.log"});
 }
 
@@ -152,6 +160,12 @@ std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *c
       return Problem{DiagId::UncataloguedCall, shortSource(ctx, *call->operand(0)), ""};
     return std::nullopt;
   }
+  // `tracer.apply(fn, *args)` is `fn(*args)`, as nnsight.apply is: a
+  // function of the file only (a helper's parameter may be the tracer).
+  if (m == "apply" && (v.receiver == ValueKind::Tracer || v.receiver == ValueKind::Unknown) &&
+      !(call && appliesFileFunction(ctx, *call)))
+    return Problem{DiagId::UncataloguedCall,
+                   call ? shortSource(ctx, *call->operand(0)) : "tracer.apply", ""};
   switch (v.receiver) {
   case ValueKind::Envoy:
     if (envoyMethod(m) || std::find(ctx.m.policy.traceMethods.begin(),
@@ -373,7 +387,7 @@ void checkEscapingReference(Op &op, RuleContext &ctx) {
     return;
   const std::string_view asValue = " as a value (what receives it may call it)";
   for (const Value &v : ctx.valuesOf(&op)) {
-    if (checkDivisionReference(op, v, ctx))
+    if (checkDivisionReference(op, v, ctx) || checkUnsafeArgumentsReference(op, v, ctx))
       return;
     std::optional<std::string> what; // set when the value is not confirmed
     switch (v.kind) {
@@ -391,8 +405,12 @@ void checkEscapingReference(Op &op, RuleContext &ctx) {
     case ValueKind::Qualified: {
       const OpCatalog &cat = ctx.m.catalog;
       std::string_view q = v.text;
-      if (!reportedReference(ctx, q) && !cat.function(q) && !cat.isConstant(q) &&
-          !cat.isModule(q) && !pureStdlib(q) && !valueClass(q))
+      // A getter factory is judged by the names it is given where it is
+      // called: handed on, it gets them from where ivc does not look.
+      bool factory = isOneOf(q, {"operator.attrgetter", "operator.itemgetter",
+                                 "operator.methodcaller"});
+      if (factory || (!reportedReference(ctx, q) && !cat.function(q) && !cat.isConstant(q) &&
+                      !cat.isModule(q) && !pureStdlib(q) && !valueClass(q)))
         what = q;
       break;
     }

@@ -121,6 +121,9 @@ void checkFormatterReference(ir::Op &op, std::string_view qualified, RuleContext
 // UnsafeArguments.cpp: catalogued functions made unsafe by one argument
 // (`searchsorted(sorter=...)`, `sparse=True`, numpy's `where=` without `out=`).
 void checkUnsafeArguments(ir::Op &call, const Value &callee, RuleContext &ctx);
+/// Reports such a function used as a value (handed to map, a sort key,
+/// partial or an apply); returns whether it did.
+bool checkUnsafeArgumentsReference(ir::Op &op, const Value &v, RuleContext &ctx);
 // IntegerDivision.cpp: `//`, `%` and torch's division functions where a
 // tensor may take part and the divisor may be -1 (the minimum by -1 traps).
 void checkIntegerDivision(ir::Op &op, RuleContext &ctx);

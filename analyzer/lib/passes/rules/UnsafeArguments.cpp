@@ -161,6 +161,32 @@ void report(RuleContext &ctx, const Op &call, std::string what, std::string_view
 
 } // namespace
 
+bool checkUnsafeArgumentsReference(Op &op, const Value &v, RuleContext &ctx) {
+  // Handed to map, a sort key, partial or an apply, such a function gets
+  // its arguments where ivc does not check them.
+  bool method = v.kind == ValueKind::Method &&
+                (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation ||
+                 v.receiver == ValueKind::Unknown);
+  if (!method && v.kind != ValueKind::Qualified &&
+      !(v.kind == ValueKind::Builtin && v.text == "round"))
+    return false;
+  llvm::StringRef name(v.text.data(), v.text.size());
+  bool listed = llvm::any_of(UnsafeArguments, [&](const UnsafeArgument &u) {
+    if (method != (u.callee.find('.') == std::string_view::npos) && v.kind != ValueKind::Builtin)
+      return false;
+    return u.callee == v.text ||
+           (name.starts_with("torch.") && alsoInTorch(v.text.substr(6)) &&
+            u.callee == "torch.nn.functional." + std::string(v.text.substr(6)));
+  });
+  bool fft = name.consume_front("torch.fft.") && (name.ends_with("fft2") || name.ends_with("fftn"));
+  if (!listed && !fft)
+    return false;
+  ctx.isolate(op, DiagId::UnsafeEntryPoint,
+              {ctx.subject(), shortSource(ctx, op) + " as a value",
+               "raw-memory: its arguments are checked only where it is called"});
+  return true;
+}
+
 void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
   // A method of a value ivc cannot type may be an array's or a numpy
   // scalar's (`np.float64(x).round(d)`).
@@ -173,6 +199,12 @@ void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
       return report(ctx, call, "round(ndigits=...)", "raw-memory");
   if (!method && callee.kind != ValueKind::Qualified)
     return;
+  // `functools.partial(np.exp, where=m)` gives the keyword where ivc does
+  // not see the call.
+  if (callee.kind == ValueKind::Qualified && callee.text == "functools.partial" &&
+      ((keywordArgument(call, "where") && !keywordArgument(call, "out")) ||
+       keywordArgument(call, "layout")))
+    return report(ctx, call, "functools.partial(where=... or layout=...)", "raw-memory");
   auto name = [&] {
     return method ? "torch.Tensor." + std::string(callee.text) : std::string(callee.text);
   };
