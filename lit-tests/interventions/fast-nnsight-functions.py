@@ -40,4 +40,4 @@ with model.trace("The Eiffel Tower is in"):
     top = nnsight.trace(max)  # expected-remark {{calls 'nnsight.trace', which is not in the op catalog}}
     big = nnsight.apply(torch.ones, 2**30)  # expected-remark {{hands 'torch.ones' to a callee that applies it to values ivc does not size}} expected-remark {{calls 'nnsight.apply', which is not in the op catalog}}
     ran = nnsight.apply(probe, 1)  # expected-remark {{uses 'probe' as a value (what receives it calls it)}} expected-remark {{calls 'nnsight.apply', which is not in the op catalog}}
-    pooled = nnsight.apply(torch.nn.functional.avg_pool1d, top, 1, divisor_override=-1)  # expected-remark {{calls 'nnsight.apply', which is not in the op catalog}}
+    pooled = nnsight.apply(torch.nn.functional.avg_pool1d, top, 1, divisor_override=-1)  # expected-remark {{calls 'nnsight.apply', which is not in the op catalog}} expected-remark {{uses 'torch.nn.functional.avg_pool1d as a value'}}

@@ -75,6 +75,11 @@ constexpr UnsafeArgument UnsafeArguments[] = {
      "integer-division"},
     {"torch.nn.functional.avg_pool3d", "divisor_override", 6, "positive-small-int",
      "integer-division"},
+    // Without it the divisor is the window's area in int64: a kernel of
+    // 65535 by 281479271743489 wraps it to -1.
+    {"torch.nn.functional.avg_pool1d", "kernel_size", 1, "small-ints", "integer-division"},
+    {"torch.nn.functional.avg_pool2d", "kernel_size", 1, "small-ints", "integer-division"},
+    {"torch.nn.functional.avg_pool3d", "kernel_size", 1, "small-ints", "integer-division"},
     // fold's kernel size wraps and divides by zero (SIGFPE); an embedding
     // bag's padding index with empty offsets reads out of bounds (SIGSEGV).
     {"torch.nn.functional.fold", "kernel_size", 2, "small-ints", "raw-memory"},
@@ -105,6 +110,15 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"round", "decimals", 0, "small-signed", "raw-memory"},
     {"numpy.trace", "offset", 1, "small-signed", "raw-memory"},
     {"trace", "offset", 0, "small-signed", "raw-memory"},
+    // mode="wrap" brings an index into range by adding the length in a loop:
+    // 2^63 turns for -2^63, and none ends on an empty array (object arrays
+    // and put hold the interpreter lock throughout).
+    {"numpy.take", "mode", 4, "raise-or-clip", "no-return"},
+    {"numpy.put", "mode", 3, "raise-or-clip", "no-return"},
+    {"numpy.choose", "mode", 3, "raise-or-clip", "no-return"},
+    {"take", "mode", 3, "raise-or-clip", "no-return"},
+    {"put", "mode", 2, "raise-or-clip", "no-return"},
+    {"choose", "mode", 2, "raise-or-clip", "no-return"},
 };
 
 /// Whether `arg` is what keeps the call safe: the constant `safe` (`False`,
@@ -113,8 +127,9 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 /// in magnitude (`small-signed`), or from 1 to 2^16 - 1, or None
 /// (`positive-small-int`), such an int or a display of them (`small-ints`),
 /// or a string (`small-ints-or-str`), a count of at least 1 (`count`), a
-/// known string other than X (`not X`), or None, a number or a non-empty
-/// display (`items-or-none`).
+/// known string other than X (`not X`), `"raise"` or `"clip"`
+/// (`raise-or-clip`), or None, a number or a non-empty display
+/// (`items-or-none`).
 bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
@@ -139,6 +154,8 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
     return knownString(ctx, arg) || isSafeForm(ctx, arg, "small-ints");
   if (safe.starts_with("not ")) // a known string other than the one named
     return knownString(ctx, arg) && *knownString(ctx, arg) != safe.substr(4);
+  if (safe == "raise-or-clip") // numpy's index modes that never loop
+    return knownString(ctx, arg) && isOneOf(*knownString(ctx, arg), {"raise", "clip"});
   if (safe == "items-or-none") // None, a number, or a display of at least one
     return arg->is(OpKind::None) || cost::Sizer(ctx).of(arg).value ||
            ((arg->is(OpKind::Tuple) || arg->is(OpKind::List)) && !arg->operands.empty());
