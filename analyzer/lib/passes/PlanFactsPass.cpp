@@ -4,8 +4,10 @@
 // lists the names the body reads but does not bind (the caller supplies their
 // values) and the source of every function, class and lambda it reaches,
 // callees first. A free name the file binds once, outside the mediators, to a
-// constant (`scale = 2`, `LAYERS = [2, 4]`) is a definition too, first: the
-// verdict may rest on that value, so the runtime binds it, not the caller.
+// constant (`scale = 2`, `LAYERS = [2, 4]`, `halve = make_scale(0.5)`) is a
+// definition too: the verdict may rest on that value, so the runtime binds
+// it, not the caller. Free names the caller supplies come with the kind the
+// verdict relies on (`free_types`), which the runtime checks.
 //
 //===----------------------------------------------------------------------===//
 #include "ivc/passes/Pass.h"

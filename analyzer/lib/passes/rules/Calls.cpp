@@ -451,10 +451,11 @@ void checkCall(Op &op, RuleContext &ctx) {
   if (!callee || (callee->is(OpKind::Attribute) && rejectedAttributeName(callee->text)))
     return; // rejected at the attribute already
   std::optional<Problem> first;
-  // A free name the caller supplies holds a value of the closed codec (data,
-  // a module, a barrier): calling it runs no code but a barrier's. What the
-  // file binds it to is still judged, and is unresolved when ivc knows
-  // nothing of it (`probe = torch.nn.Linear(...)` cannot be sent).
+  // A free name the caller supplies holds a value of the closed codec, data
+  // or a barrier (a runtime refuses a module for it): calling it runs no
+  // code but a barrier's. What the file binds it to is still judged, and is
+  // unresolved when ivc knows nothing of it (`probe = torch.nn.Linear(...)`
+  // cannot be sent).
   const ValueSet &callees = ctx.valuesOf(callee);
   bool suppliedByCaller =
       callee->is(OpKind::Name) && ctx.values.fromCaller(callee) &&
