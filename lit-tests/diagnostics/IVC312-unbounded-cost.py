@@ -294,6 +294,8 @@ with model.trace("sizes ivc now evaluates, factories of other names and numpy"):
     s9 = torch.randperm(2**28)  # expected-remark {{allocates a tensor of 268435456 elements of 8 bytes}}
     arr1 = np.ones((2**20, 2**20)) + np.full(2**40, 1.0)  # expected-remark {{'np.ones((2**20, 2**20))' allocates a tensor of 1099511627776 elements of 8 bytes}} expected-remark {{'np.full(2**40, 1.0)' allocates}}
     arr2 = np.random.rand(2**16, 2**16)  # expected-remark {{allocates a tensor of 4294967296 elements of 8 bytes}}
+    arr4 = np.random.normal(0, 1, 2**31) + np.random.choice(3, 2**31)  # expected-remark {{'np.random.normal(0, 1, 2**31)' allocates a tensor of 2147483648 elements}} expected-remark {{'np.random.choice(3, 2**31)' allocates}}
+    arr5 = np.random.gamma(1.0, 1.0, 2**31) + np.random.normal(0, 1, 8)  # expected-remark {{'np.random.gamma(1.0, 1.0, 2**31)' allocates a tensor of 2147483648 elements}}
     npvec = np.ones(2**15)
     arr3 = np.outer(npvec, npvec)  # expected-remark {{'np.outer(npvec, npvec)' makes a tensor of 1073741824 elements from its operands}}
     p1 = F.pad(h, (0, 2**40))  # expected-remark {{'F.pad(h, (0, 2**40))' makes a tensor of 1099511627776 elements}}

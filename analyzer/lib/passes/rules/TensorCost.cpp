@@ -141,11 +141,24 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
       return dims(argument(call, 0, "shape"));
     if (isOneOf(f, {"random.rand", "random.randn"}))
       return shapeElements(ctx, spread(call));
-    if (isOneOf(f, {"random.random", "random.uniform", "random.normal", "random.randint",
-                    "random.standard_normal", "random.choice", "random.binomial",
-                    "random.random_sample", "random.poisson", "random.exponential"}))
-      if (const Op *size = keywordArgument(call, "size"))
+    // Samplers take their size by keyword or at its position; one not
+    // listed is judged by its last positional argument, where most take it.
+    static constexpr std::pair<std::string_view, size_t> SizeAt[] = {
+        {"random.random", 0}, {"random.random_sample", 0}, {"random.standard_normal", 0},
+        {"random.uniform", 2}, {"random.normal", 2}, {"random.randint", 2},
+        {"random.choice", 1}, {"random.binomial", 2}, {"random.poisson", 1},
+        {"random.exponential", 1}};
+    for (auto [name, at] : SizeAt)
+      if (f == name)
+        if (const Op *size = argument(call, at, "size"))
+          return dims(size);
+    if (f.starts_with("random.") && f.find('.', 7) == std::string_view::npos) {
+      const Op *size = keywordArgument(call, "size");
+      if (!size && pos.size() >= 2)
+        size = pos.back();
+      if (size)
         return dims(size);
+    }
     if (f == "random.permutation")
       return product(ctx, {argument(call, 0, "x")});
     if (f == "arange")
