@@ -33,9 +33,9 @@ with model.trace("The Eiffel Tower is in") as tracer:
     f = tracer.apply(F.avg_pool2d, x, 1, divisor_override=-1)  # expected-remark {{calls 'tracer.apply', which is not in the op catalog}} expected-remark {{uses 'F.avg_pool2d as a value'}}
     g = tracer.apply(double, h)
 
-# Called directly: a pool's window whose area wraps to -1 in int64, and
+# Called directly: a pool's window whose area wraps to -1 in int64,
 # numpy's mode="wrap", which loops once per length added (forever on an
-# empty array).
+# empty array), and a difference of an order past any deadline.
 with model.trace("The Eiffel Tower is in"):
     x = torch.full((1, 1, 1, 1), -2**63, dtype=torch.long)
     p = F.avg_pool2d(x, (65535, 281479271743489), padding=(32767, 140739635871744))  # expected-remark {{uses 'torch.nn.functional.avg_pool2d(kernel_size=...)' (integer-division)}}
@@ -43,3 +43,5 @@ with model.trace("The Eiffel Tower is in"):
     t = np.take(np.array([None]), [-2**63], mode="wrap")  # expected-remark {{uses 'numpy.take(mode=...)' (no-return)}}
     u = np.take(np.arange(3), [1], mode="clip")
     np.put(np.arange(0), [5], 1, "wrap")  # expected-remark {{uses 'numpy.put(mode=...)' (no-return)}}
+    v = torch.diff(torch.ones(3), n=2**31, prepend=torch.ones(2**20))  # expected-remark {{uses 'torch.diff(n=...)' (no-return)}}
+    w = torch.diff(torch.ones(3)) + torch.ones(3).diff(n=2)

@@ -116,6 +116,11 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"numpy.take", "mode", 4, "raise-or-clip", "no-return"},
     {"numpy.put", "mode", 3, "raise-or-clip", "no-return"},
     {"numpy.choose", "mode", 3, "raise-or-clip", "no-return"},
+    // diff of order n repeats a pass over the data n times, up to the
+    // length of what `prepend`/`append` add: quadratic, past any deadline.
+    {"torch.diff", "n", 1, "order", "no-return"},
+    {"diff", "n", 0, "order", "no-return"},
+    {"numpy.diff", "n", 1, "order", "no-return"},
     {"take", "mode", 3, "raise-or-clip", "no-return"},
     {"put", "mode", 2, "raise-or-clip", "no-return"},
     {"choose", "mode", 2, "raise-or-clip", "no-return"},
@@ -128,8 +133,8 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 /// (`positive-small-int`), such an int or a display of them (`small-ints`),
 /// or a string (`small-ints-or-str`), a count of at least 1 (`count`), a
 /// known string other than X (`not X`), `"raise"` or `"clip"`
-/// (`raise-or-clip`), or None, a number or a non-empty display
-/// (`items-or-none`).
+/// (`raise-or-clip`), an integer from 0 to 64 (`order`), or None, a number
+/// or a non-empty display (`items-or-none`).
 bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   if (safe == "False")
     return arg->is(OpKind::False);
@@ -154,6 +159,10 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
     return knownString(ctx, arg) || isSafeForm(ctx, arg, "small-ints");
   if (safe.starts_with("not ")) // a known string other than the one named
     return knownString(ctx, arg) && *knownString(ctx, arg) != safe.substr(4);
+  if (safe == "order") { // a difference's order: a small constant
+    std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
+    return v && *v >= 0 && *v <= 64;
+  }
   if (safe == "raise-or-clip") // numpy's index modes that never loop
     return knownString(ctx, arg) && isOneOf(*knownString(ctx, arg), {"raise", "clip"});
   if (safe == "items-or-none") // None, a number, or a display of at least one
