@@ -259,6 +259,8 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
     case ValueKind::Method: {
       const Op *attr = callee.op;
       const ValueSet &receivers = valuesOf(attr->operand(0));
+      bool onTensor =
+          callee.receiver == ValueKind::Activation || callee.receiver == ValueKind::Tensor;
       if (callee.receiver == ValueKind::Envoy) {
         if (isOneOf(callee.text, {"next", "all", "to"}))
           addAll(out, receivers);
@@ -272,15 +274,11 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
       } else if (callee.receiver == ValueKind::Tracer) {
         // barrier = tracer.barrier(2); barrier(): nnsight's own objects.
         addValue(out, make(ValueKind::Tracer));
-      } else if ((callee.receiver == ValueKind::Activation ||
-                  callee.receiver == ValueKind::Tensor) &&
-                 callee.text == "tolist") {
+      } else if (onTensor && callee.text == "tolist") {
         addValue(out, make(ValueKind::Container)); // nested lists of Python numbers
-      } else if ((callee.receiver == ValueKind::Activation ||
-                  callee.receiver == ValueKind::Tensor) &&
-                 (isOneOf(callee.text, {"item", "dim", "ndimension", "numel", "nelement",
-                                        "element_size"}) ||
-                  (callee.text == "size" && op->operands.size() == 2))) {
+      } else if (onTensor && (isOneOf(callee.text, {"item", "dim", "ndimension", "numel",
+                                                     "nelement", "element_size"}) ||
+                              (callee.text == "size" && op->operands.size() == 2))) {
         addValue(out, make(ValueKind::Number)); // a Python scalar
       } else if (callee.receiver == ValueKind::Activation) {
         // save(), in-place methods and views return (a view of) the delivered value.

@@ -76,11 +76,25 @@ if not hasattr(torch.Tensor, "save"):
     torch.Tensor.save = lambda self: self
 
 
-class Nnsight:
+class _Functions:
+    """What nnsight and its tracer both offer: log(...) into the mediator's
+    log, and apply(fn, *args), which calls fn."""
+
+    __slots__ = ()
+
+    def log(self, *args, sep=" "):
+        self._m.log(sep.join(str(a) for a in args))
+
+    @staticmethod
+    def apply(fn, *args, **kwargs):
+        return fn(*args, **kwargs)
+
+
+class Nnsight(_Functions):
     """What the name `nnsight` is bound to in a mediator: nnsight's functions
     that need no tracer. Saving is by name (the plan's `saves`), so save()
     returns its argument; list() and dict() make containers that have
-    .save() as nnsight's do; apply(fn, *args) calls fn."""
+    .save() as nnsight's do."""
 
     __slots__ = ("_m",)
 
@@ -98,13 +112,6 @@ class Nnsight:
     @staticmethod
     def dict(*args, **kwargs):
         return SavableDict(*args, **kwargs)
-
-    def log(self, *args, sep=" "):
-        self._m.log(sep.join(str(a) for a in args))
-
-    @staticmethod
-    def apply(fn, *args, **kwargs):
-        return fn(*args, **kwargs)
 
 
 def _imported(import_, path):
@@ -248,7 +255,7 @@ class _Iter:
         raise TypeError("tracer.iter takes an int or a slice")
 
 
-class Tracer:
+class Tracer(_Functions):
     """The trace's tracer, as a mediator sees it."""
 
     def __init__(self, mediator):
@@ -262,13 +269,6 @@ class Tracer:
     def all(self):
         """Every call, until the model stops calling (tracer.iter[:])."""
         return self._m.iterate(itertools.count(), bounded=False)
-
-    def log(self, *args, sep=" "):
-        self._m.log(sep.join(str(a) for a in args))
-
-    @staticmethod
-    def apply(fn, *args, **kwargs):
-        return fn(*args, **kwargs)
 
     def stop(self):
         """Stop the model here; the rest of this mediator does not run."""

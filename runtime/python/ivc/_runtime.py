@@ -249,7 +249,6 @@ def _batch(inputs, mediators):
     return tuple(args), rows, start
 
 
-
 def _is_kind(value, kind):
     """Whether a caller's value is of a plan's `free_types` kind (a bool is
     no number, as the analyzer tells them apart)."""

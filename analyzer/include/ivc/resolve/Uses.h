@@ -1,10 +1,9 @@
 //===- Uses.h - Which op uses each op, and where each name is read -------===//
 //
-// The IR links an op to its operands, not to its user. Questions about
-// mutation need the other direction: whether anything can change a list
-// bound to a name (every read of the name, and what each read feeds), or
-// whether a list grows in place. One walk of the module answers them, made
-// the first time one is asked.
+// The IR links an op to its operands, not to its user. Whether anything can
+// change a list bound to a name needs the other direction: every read of the
+// name, and what each read feeds. One walk of the module answers, made the
+// first time it is asked.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_RESOLVE_USES_H

@@ -69,14 +69,13 @@ bool appliesFileFunction(RuleContext &ctx, const Op &call) {
 // function or lambda of the file, judged where it is defined (the checks of
 // a catalogued function's arguments would not see them here).
 bool nnsightCall(RuleContext &ctx, std::string_view q, const Op &call) {
-  auto plainFirst = [&] {
-    return call.operands.size() >= 2 && call.operand(1) && !call.operand(1)->is(OpKind::Keyword) &&
-           !call.operand(1)->is(OpKind::Starred) && !call.operand(1)->is(OpKind::KwSplat);
-  };
-  if (q == "nnsight.save")
-    return call.operands.size() == 2 && plainFirst();
+  if (q == "nnsight.save") {
+    const Op *saved = call.operands.size() == 2 ? call.operand(1) : nullptr;
+    return saved && !saved->is(OpKind::Keyword) && !saved->is(OpKind::Starred) &&
+           !saved->is(OpKind::KwSplat);
+  }
   if (q == "nnsight.apply")
-    return plainFirst() && appliesFileFunction(ctx, call);
+    return appliesFileFunction(ctx, call);
   return isOneOf(q, {"nnsight.list", "nnsight.dict", "nnsight.log"});
 }
 

@@ -7,8 +7,8 @@
 // grown in place inside a loop (`+=`, `extend`, `list.extend(s, x)`, a slice
 // store) is judged by what it is grown by: a display of fixed length adds a
 // fixed count, and so does anything that reads no name that may hold a
-// list (`h.tolist()` of a tensor `h`, `range(8)`); anything else may be a
-// list that grows with it.
+// sequence (`h.tolist()` of a tensor `h`, `range(8)`); anything else may be
+// a list that grows with it.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -19,20 +19,11 @@ using namespace ir;
 
 namespace {
 
-/// Whether `op` may be a list: ivc types it as a container, or cannot type
-/// it.
-bool mayHoldList(RuleContext &ctx, const Op *op) {
-  const ValueSet &vs = ctx.valuesOf(op);
-  return vs.empty() || llvm::any_of(vs, [](const Value &v) {
-    return v.kind == ValueKind::Container || v.kind == ValueKind::Unknown;
-  });
-}
-
-/// Whether the target of `+=` or of a slice store may be a list: a name by
-/// what its bindings make it, a subscript by what it indexes.
-bool targetMayHoldList(RuleContext &ctx, const Op *target) {
+/// Whether the target of `+=` or of a slice store may be a sequence: a name
+/// by what its bindings make it, a subscript by what it indexes.
+bool targetMaySequence(RuleContext &ctx, const Op *target) {
   if (target && target->is(OpKind::Subscript))
-    return mayHoldList(ctx, target->operand(0));
+    return maySequence(ctx, target->operand(0));
   const Symbol *s = symbolOf(ctx, target);
   if (!s || (target->ctx == Ctx::Load && ctx.values.fromCaller(target)))
     return true;
@@ -40,18 +31,18 @@ bool targetMayHoldList(RuleContext &ctx, const Op *target) {
     if (b.kind == Binding::Kind::AugAssign)
       return false;
     return b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value ||
-           mayHoldList(ctx, b.value);
+           maySequence(ctx, b.value);
   });
 }
 
-/// Whether `op` reads a name that may hold a list (a bounded walk; too
+/// Whether `op` reads a name that may hold a sequence (a bounded walk; too
 /// large to walk counts as yes).
-bool readsList(RuleContext &ctx, const Op *op, int &budget) {
+bool readsSequence(RuleContext &ctx, const Op *op, int &budget) {
   if (!op || --budget < 0)
     return budget < 0;
-  if (op->is(OpKind::Name) && op->ctx == Ctx::Load && mayHoldList(ctx, op))
+  if (op->is(OpKind::Name) && op->ctx == Ctx::Load && maySequence(ctx, op))
     return true;
-  return llvm::any_of(op->operands, [&](const Op *o) { return readsList(ctx, o, budget); });
+  return llvm::any_of(op->operands, [&](const Op *o) { return readsSequence(ctx, o, budget); });
 }
 
 /// A list or tuple display without `*` items: it adds a fixed count.
@@ -64,7 +55,7 @@ bool fixedLength(const Op *op) {
 /// `list.extend(s, x)`, `s[a:b] = x` (not a tensor's `h[:] += d`).
 const Op *addedInPlace(RuleContext &ctx, const Op &op) {
   if (op.is(OpKind::AugAssign))
-    return op.text == "+=" && targetMayHoldList(ctx, op.operand(0)) ? op.operand(1) : nullptr;
+    return op.text == "+=" && targetMaySequence(ctx, op.operand(0)) ? op.operand(1) : nullptr;
   if (op.is(OpKind::Call)) {
     const Op *callee = op.operand(0);
     if (!callee || !callee->is(OpKind::Attribute) || callee->text != "extend")
@@ -72,7 +63,7 @@ const Op *addedInPlace(RuleContext &ctx, const Op &op) {
     bool unbound = llvm::any_of(ctx.valuesOf(callee->operand(0)), [](const Value &v) {
       return v.kind == ValueKind::Builtin && v.text == "list";
     });
-    if (!unbound && !mayHoldList(ctx, callee->operand(0)))
+    if (!unbound && !maySequence(ctx, callee->operand(0)))
       return nullptr;
     return positionalArgument(op, unbound ? 1 : 0);
   }
@@ -80,7 +71,7 @@ const Op *addedInPlace(RuleContext &ctx, const Op &op) {
     for (size_t i = 0; i + 1 < op.operands.size(); ++i)
       if (const Op *t = op.operand(i); t && t->is(OpKind::Subscript) && t->operand(1) &&
                                        t->operand(1)->is(OpKind::Slice) &&
-                                       targetMayHoldList(ctx, t))
+                                       targetMaySequence(ctx, t))
         return op.operands.back();
   return nullptr;
 }
@@ -92,7 +83,7 @@ bool growsByItselfInLoop(RuleContext &ctx, const Op &op) {
   if (!added || fixedLength(added) || !inLoopOver(ctx, op, nullptr))
     return false;
   int budget = 256;
-  return readsList(ctx, added, budget);
+  return readsSequence(ctx, added, budget);
 }
 
 } // namespace ivc::rules::cost

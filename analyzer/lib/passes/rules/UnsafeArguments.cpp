@@ -116,14 +116,14 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"numpy.take", "mode", 4, "raise-or-clip", "no-return"},
     {"numpy.put", "mode", 3, "raise-or-clip", "no-return"},
     {"numpy.choose", "mode", 3, "raise-or-clip", "no-return"},
+    {"take", "mode", 3, "raise-or-clip", "no-return"},
+    {"put", "mode", 2, "raise-or-clip", "no-return"},
+    {"choose", "mode", 2, "raise-or-clip", "no-return"},
     // diff of order n repeats a pass over the data n times, up to the
     // length of what `prepend`/`append` add: quadratic, past any deadline.
     {"torch.diff", "n", 1, "order", "no-return"},
     {"diff", "n", 0, "order", "no-return"},
     {"numpy.diff", "n", 1, "order", "no-return"},
-    {"take", "mode", 3, "raise-or-clip", "no-return"},
-    {"put", "mode", 2, "raise-or-clip", "no-return"},
-    {"choose", "mode", 2, "raise-or-clip", "no-return"},
 };
 
 /// Whether `arg` is what keeps the call safe: the constant `safe` (`False`,
@@ -181,6 +181,37 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
   });
 }
 
+/// Whether `v` is a method of what may be a tensor or an array: a method of
+/// a value ivc cannot type may be an array's or a numpy scalar's
+/// (`np.float64(x).round(d)`).
+bool ofArrayLike(const Value &v) {
+  return v.kind == ValueKind::Method &&
+         (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation ||
+          v.receiver == ValueKind::Unknown);
+}
+
+/// Whether entry `u` is about `callee`: a function by its qualified name (a
+/// `torch.nn.functional` entry also names torch's own, see alsoInTorch), a
+/// method by its name.
+bool names(const UnsafeArgument &u, const Value &callee) {
+  bool methodEntry = u.callee.find('.') == std::string_view::npos;
+  if (ofArrayLike(callee))
+    return methodEntry && u.callee == callee.text;
+  if (callee.kind != ValueKind::Qualified || methodEntry)
+    return false;
+  constexpr std::string_view Functional = "torch.nn.functional.";
+  return u.callee == callee.text ||
+         (u.callee.starts_with(Functional) && callee.text.starts_with("torch.") &&
+          u.callee.substr(Functional.size()) == callee.text.substr(6) &&
+          alsoInTorch(callee.text.substr(6)));
+}
+
+/// The 2-D and n-D FFTs (`torch.fft.fft2`, `torch.fft.irfftn`).
+bool isNdFft(std::string_view q) {
+  llvm::StringRef f(q.data(), q.size());
+  return f.consume_front("torch.fft.") && (f.ends_with("fft2") || f.ends_with("fftn"));
+}
+
 void report(RuleContext &ctx, const Op &call, std::string what, std::string_view category) {
   ctx.isolate(call, DiagId::UnsafeEntryPoint, {ctx.subject(), what, std::string(category)});
 }
@@ -190,22 +221,11 @@ void report(RuleContext &ctx, const Op &call, std::string what, std::string_view
 bool checkUnsafeArgumentsReference(Op &op, const Value &v, RuleContext &ctx) {
   // Handed to map, a sort key, partial or an apply, such a function gets
   // its arguments where ivc does not check them.
-  bool method = v.kind == ValueKind::Method &&
-                (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation ||
-                 v.receiver == ValueKind::Unknown);
-  if (!method && v.kind != ValueKind::Qualified &&
-      !(v.kind == ValueKind::Builtin && v.text == "round"))
-    return false;
-  llvm::StringRef name(v.text.data(), v.text.size());
-  bool listed = llvm::any_of(UnsafeArguments, [&](const UnsafeArgument &u) {
-    if (method != (u.callee.find('.') == std::string_view::npos) && v.kind != ValueKind::Builtin)
-      return false;
-    return u.callee == v.text ||
-           (name.starts_with("torch.") && alsoInTorch(v.text.substr(6)) &&
-            u.callee == "torch.nn.functional." + std::string(v.text.substr(6)));
-  });
-  bool fft = name.consume_front("torch.fft.") && (name.ends_with("fft2") || name.ends_with("fftn"));
-  if (!listed && !fft)
+  bool listed = (v.kind == ValueKind::Builtin && v.text == "round") ||
+                (v.kind == ValueKind::Qualified && isNdFft(v.text)) ||
+                llvm::any_of(UnsafeArguments,
+                             [&](const UnsafeArgument &u) { return names(u, v); });
+  if (!listed)
     return false;
   ctx.isolate(op, DiagId::UnsafeEntryPoint,
               {ctx.subject(), shortSource(ctx, op) + " as a value",
@@ -214,15 +234,11 @@ bool checkUnsafeArgumentsReference(Op &op, const Value &v, RuleContext &ctx) {
 }
 
 void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
-  // A method of a value ivc cannot type may be an array's or a numpy
-  // scalar's (`np.float64(x).round(d)`).
-  bool method = callee.kind == ValueKind::Method &&
-                (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation ||
-                 callee.receiver == ValueKind::Unknown);
   // `round(np.float64(x), d)` calls the scalar's own rounding.
   if (callee.kind == ValueKind::Builtin && callee.text == "round")
     if (const Op *d = argument(call, 1, "ndigits"); d && !isSafeForm(ctx, d, "small-signed"))
       return report(ctx, call, "round(ndigits=...)", "raw-memory");
+  bool method = ofArrayLike(callee);
   if (!method && callee.kind != ValueKind::Qualified)
     return;
   // `functools.partial(np.exp, where=m)` gives the keyword where ivc does
@@ -234,13 +250,8 @@ void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
   auto name = [&] {
     return method ? "torch.Tensor." + std::string(callee.text) : std::string(callee.text);
   };
-  constexpr std::string_view Functional = "torch.nn.functional.";
   for (const UnsafeArgument &u : UnsafeArguments) {
-    bool named = u.callee == callee.text ||
-                 (!method && u.callee.starts_with(Functional) && callee.text.starts_with("torch.") &&
-                  u.callee.substr(Functional.size()) == callee.text.substr(6) &&
-                  alsoInTorch(callee.text.substr(6)));
-    if (!named || method != (u.callee.find('.') == std::string_view::npos))
+    if (!names(u, callee))
       continue;
     const Op *arg = u.position >= 0 ? argument(call, size_t(u.position), u.keyword)
                                     : keywordArgument(call, u.keyword);
@@ -251,8 +262,7 @@ void checkUnsafeArguments(Op &call, const Value &callee, RuleContext &ctx) {
     return;
   // The 2-D and n-D FFTs given no dimensions (`s=[]`, `dim=[]`) return
   // memory they never wrote (torch 1.13).
-  if (llvm::StringRef fft(callee.text.data(), callee.text.size());
-      fft.consume_front("torch.fft.") && (fft.ends_with("fft2") || fft.ends_with("fftn")))
+  if (isNdFft(callee.text))
     for (auto [keyword, position] : {std::pair{"s", 1}, std::pair{"dim", 2}})
       if (const Op *a = argument(call, size_t(position), keyword);
           a && !isSafeForm(ctx, a, "items-or-none"))
