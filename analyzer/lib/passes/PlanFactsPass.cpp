@@ -39,6 +39,21 @@ const Op *statementOf(const Op *op) {
   return op;
 }
 
+/// Whether the plan defines the function or class `u`: one the module or
+/// the function around the trace defines, at any depth of `if`, `try` or
+/// loops, but not the mediator's own statements. Another definition defines
+/// those nested in it.
+bool definedByPlan(const CodeUnit &u, const Mediator &m) {
+  if (m.bodyRange.contains(u.op->range.begin.offset))
+    return false;
+  ValueAnalysis &values = *u.context->values;
+  for (const Op *o = u.op->parentOp(); o; o = o->parentOp())
+    if ((o->is(OpKind::FunctionDef) && !values.outerScope(u.context->scopes->scopeOf(o))) ||
+        o->is(OpKind::ClassDef) || o->is(OpKind::Lambda))
+      return false;
+  return true;
+}
+
 class PlanFactsPass : public Pass {
 public:
   std::string_view name() const override { return "plan-facts"; }
@@ -165,7 +180,8 @@ private:
         if (r.kind == NameResolution::Kind::Builtin)
           return;
         if (!body && r.kind != NameResolution::Kind::Global &&
-            r.kind != NameResolution::Kind::Undefined)
+            r.kind != NameResolution::Kind::Undefined &&
+            !(r.symbol && values.outerScope(r.symbol->scope)))
           return; // a definition's own locals and closures
         if (body && r.symbol && values.boundWithin(*r.symbol, m.bodyRange))
           return; // bound in the body
@@ -195,9 +211,7 @@ private:
     // so the reverse order defines callees first.
     for (size_t i = ctx.code.units.size(); i-- > 1;) {
       const CodeUnit &u = ctx.code.units[i];
-      // A function or class nested in another definition is defined by it.
-      if (u.op->parentOp() && u.op->parentOp()->kind != OpKind::Module &&
-          u.kind != CodeUnit::Kind::Lambda)
+      if (u.kind != CodeUnit::Kind::Lambda && !definedByPlan(u, ctx.mediator))
         continue;
       const Op *stmt = u.kind == CodeUnit::Kind::Lambda ? statementOf(u.op) : u.op;
       const SourceFile &file = ctx.fileOf(u);

@@ -1,13 +1,15 @@
 //===- FreeNames.cpp - Which module-level names a runtime's caller supplies ===//
 //
 // A runtime runs a mediator's body and the definitions it reaches, not the
-// module around them. It binds a module-level name the mediator reads but
-// does not bind (a free name) itself when the plan says what it is: an
+// module or the function around them. It binds a name of those outer scopes
+// the mediator reads but does not bind (a free name) itself when the plan
+// says what it is: an
 // import (`free_imports`), a function or class (`definitions`), or a pinned
 // constant (also a definition): a name bound once outside every mediator to
 // literals, displays of them, imports' members, the file's functions and
 // calls of those with constants (`LAYERS = [2, 4]`, `METRICS = {"ld":
-// logit_diff}`, `halve = make_scale(0.5)`). Every other free name gets the
+// logit_diff}`, `halve = make_scale(0.5)`), in the module or in the
+// function around the trace. Every other free name gets the
 // value the runtime's caller passes, whatever the file binds it to: `scale =
 // 2` in the file may be -1 there, and `t // scale` then traps. Of such a
 // name the analysis relies on nothing but a kind the runtime checks
@@ -86,12 +88,12 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
     while (base && base->is(OpKind::Attribute))
       base = base->operand(0);
     const Symbol *s = base && base->is(OpKind::Name) ? scopes_.resolve(base).symbol : nullptr;
-    return s && s->scope && s->scope->kind == ScopeKind::Module && allowedImport(*s);
+    return s && outerScope(s->scope) && allowedImport(*s);
   }
   case OpKind::Call: { // `halve = make_scale(0.5)`: a function of the file, run there
     const Op *callee = op->operand(0);
     const Symbol *f = callee && callee->is(OpKind::Name) ? scopes_.resolve(callee).symbol : nullptr;
-    return f && f->scope && f->scope->kind == ScopeKind::Module && f->bindings.size() == 1 &&
+    return f && outerScope(f->scope) && f->bindings.size() == 1 &&
            f->bindings[0].kind == Binding::Kind::Function &&
            llvm::all_of(llvm::drop_begin(op->operands), [&](const Op *a) {
              return a && (a->is(OpKind::Keyword) ? constantValue(a->operand(0), depth + 1, budget)
@@ -100,7 +102,7 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
   }
   case OpKind::Name: {
     const Symbol *s = scopes_.resolve(op).symbol;
-    return s && s->scope && s->scope->kind == ScopeKind::Module &&
+    return s && outerScope(s->scope) &&
            (allowedImport(*s) || definedOnce(*s) ||
             pinnedConstant(*s, depth + 1));
   }
@@ -110,7 +112,7 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
 }
 
 const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
-  if (!s.scope || s.scope->kind != ScopeKind::Module || s.bindings.size() != 1 || depth > 16 ||
+  if (!outerScope(s.scope) || s.bindings.size() != 1 || depth > 16 ||
       boundByRuntime(s))
     return nullptr;
   const Binding &b = s.bindings[0];
@@ -157,7 +159,7 @@ std::optional<ValueKind> ValueAnalysis::callerKind(const Symbol &s) {
   return kind;
 }
 
-const SourceRange *ValueAnalysis::innermostBody(uint32_t offset) {
+void ValueAnalysis::sortBodies() {
   if (!bodiesSorted_) {
     bodiesSorted_ = true;
     bodies_ = traces_.mediatorBodies;
@@ -174,6 +176,10 @@ const SourceRange *ValueAnalysis::innermostBody(uint32_t offset) {
       open.push_back(int(i));
     }
   }
+}
+
+const SourceRange *ValueAnalysis::innermostBody(uint32_t offset) {
+  sortBodies();
   // The last body to begin at or before `offset` holds it, or one of its
   // enclosing bodies does.
   auto it = std::upper_bound(bodies_.begin(), bodies_.end(), offset,
@@ -182,6 +188,23 @@ const SourceRange *ValueAnalysis::innermostBody(uint32_t offset) {
     if (bodies_[size_t(i)].contains(offset))
       return &bodies_[size_t(i)];
   return nullptr;
+}
+
+bool ValueAnalysis::outerScope(const Scope *scope) {
+  if (!scope || scope->kind == ScopeKind::Module)
+    return scope != nullptr;
+  if (scope->kind != ScopeKind::Function || !scope->owner)
+    return false;
+  auto [it, fresh] = outerScopes_.try_emplace(scope, false);
+  if (fresh) {
+    sortBodies();
+    const SourceRange &def = scope->owner->range;
+    auto first = std::lower_bound(
+        bodies_.begin(), bodies_.end(), def.begin.offset,
+        [](const SourceRange &r, uint32_t o) { return r.begin.offset < o; });
+    it->second = first != bodies_.end() && def.contains(first->begin.offset);
+  }
+  return it->second;
 }
 
 bool ValueAnalysis::boundWithin(const Symbol &s, const SourceRange &range) {
@@ -211,19 +234,20 @@ bool ValueAnalysis::fromCaller(const Op *nameRead) {
 bool ValueAnalysis::decideFromCaller(const Op *nameRead) {
   NameResolution r = scopes_.resolve(nameRead);
   const Symbol *s = r.symbol;
-  if (!s || !s->scope || s->scope->kind != ScopeKind::Module || boundByRuntime(*s))
+  if (!s || !outerScope(s->scope) || boundByRuntime(*s))
     return false; // the runtime's own binding (a module, the model), not the caller's
   // Where the read runs: in a function (a definition a plan carries, run for
   // whichever mediator reaches it), or in a mediator's own statements, or in
-  // module code a runtime never runs. Comprehensions run where they are.
+  // outer code a runtime never runs. Comprehensions run where they are.
   bool inFunction = false;
-  for (const Scope *at = scopes_.enclosingScope(nameRead); at && !inFunction; at = at->parent)
-    inFunction = at->kind == ScopeKind::Function || at->kind == ScopeKind::Lambda ||
-                 at->kind == ScopeKind::Class;
+  for (const Scope *at = scopes_.enclosingScope(nameRead); at && at != s->scope && !inFunction;
+       at = at->parent)
+    inFunction = !outerScope(at) && (at->kind == ScopeKind::Function ||
+                                     at->kind == ScopeKind::Lambda || at->kind == ScopeKind::Class);
   if (!inFunction) {
     const SourceRange *innermost = innermostBody(nameRead->range.begin.offset);
     if (!innermost)
-      return false; // module code: no runtime runs it
+      return false; // outer code: no runtime runs it
     if (boundWithin(*s, *innermost))
       return false; // the mediator's own name
   }

@@ -246,12 +246,12 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
       uint64_t cutsBefore = cuts_;
       for (const Binding &b : r.symbol->bindings)
         addAll(out, ofBinding(b));
-      // A module-level name is a free name of the mediators that read it,
-      // and a runtime binds a free name spelled like an allowed module to
-      // that module. Unless the file binds it only by importing that very
-      // module (`import torch`), both are possible: `torch = [0]` then
-      // `torch.save(...)` is torch.save.
-      if (r.symbol->scope->kind == ScopeKind::Module &&
+      // A name of the module, or of the function around a trace, is a free
+      // name of the mediators that read it, and a runtime binds a free name
+      // spelled like an allowed module to that module. Unless the file binds
+      // it only by importing that very module (`import torch`), both are
+      // possible: `torch = [0]` then `torch.save(...)` is torch.save.
+      if (outerScope(r.symbol->scope) &&
           llvm::is_contained(runtimeModules_, op->text) &&
           !llvm::all_of(r.symbol->bindings, [&](const Binding &b) {
             return b.kind == Binding::Kind::Import && b.site && b.site->text == op->text &&

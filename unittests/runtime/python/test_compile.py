@@ -76,6 +76,28 @@ with model.trace(ids) as tracer:
 """
 
 
+# A trace inside a function, which reads the function's names and a helper
+# it defines, and a function the module defines under `if`.
+AROUND = """\
+import torch
+
+if torch.cuda.is_available() or True:
+    def triple(x):
+        return x * 3
+
+def run(ids, alpha):
+    scale = 2
+    n = alpha
+    def helper(x):
+        return x * scale + n
+    with model.trace(ids) as tracer:
+        q = (torch.full((1,), -2**63) // scale).save()
+        logits = model.lm_head.output.save()
+        h = helper(triple(model.lm_head.output)).save()
+        r = (torch.full((1,), 7) // n).save()
+"""
+
+
 class Compile(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -219,6 +241,20 @@ with model.trace(ids) as tracer:
             r = self.rt.run(plan, self.model, [self.ids], hostile, tiers={0: tier})
             self.assertEqual(r["q"].item(), -2**62, tier)
             self.assertTrue(torch.equal(r["d"], r["h"] * 4), tier)
+
+    def test_the_function_around_a_trace_is_the_callers_but_for_what_the_plan_pins(self):
+        # The runtime runs the body, not `run`: `scale` is pinned (a caller's
+        # -1 would trap FAST), `helper` and the module's conditional `triple`
+        # are definitions, and `n` is the caller's (so `// n` is ISOLATE).
+        plan = ivc.compile(AROUND, filename="around.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual((m.tier, m.free_names), ("isolate", ["n", "torch"]))
+        self.assertEqual(sorted(n for n, _ in m.definitions), ["helper", "scale", "triple"])
+        hostile = {"scale": -1, "n": 1.0}
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(plan, self.model, [self.ids], hostile, tiers={0: tier})
+            self.assertEqual(r["q"].item(), -2**62, tier)
+            self.assertTrue(torch.equal(r["h"], r["logits"] * 6 + 1.0), tier)
 
     def test_a_free_names_kind_the_verdict_rests_on_is_checked(self):
         # steering is a tensor to the analyzer (what the file binds it to):

@@ -122,6 +122,11 @@ public:
   /// every one imports the same (`numpy` for `import numpy as np`,
   /// `torch.zeros` for `from torch import zeros`): a runtime binds it itself.
   std::optional<std::string_view> importedModule(const Symbol &s);
+  /// Whether a runtime runs none of `scope`'s code, so that its names are
+  /// free names of the code it runs: the module, or a function a mediator's
+  /// body lies in (`def run(ids): scale = 2; with model.trace(ids): ...`
+  /// runs the body, and `scale` is the caller's unless the plan pins it).
+  bool outerScope(const Scope *scope);
   /// Whether `s` has a binding inside `range` (a mediator's body).
   bool boundWithin(const Symbol &s, const SourceRange &range);
   /// The values a function or lambda of this module returns.
@@ -144,6 +149,7 @@ private:
   bool onlyRead(const ir::Op *use, ir::OpKind container);
   /// The innermost mediator body holding `offset`, or null.
   const SourceRange *innermostBody(uint32_t offset);
+  void sortBodies();
   bool constantValue(const ir::Op *op, int depth, int &budget);
   bool allowedImport(const Symbol &s);
   bool decideFromCaller(const ir::Op *nameRead);
@@ -179,6 +185,7 @@ private:
   llvm::DenseMap<const ir::Op *, bool> unchanging_;
   llvm::DenseMap<const Symbol *, bool> replayed_; // every binding bound by the runtime
   llvm::DenseMap<const Symbol *, bool> pinned_;
+  llvm::DenseMap<const Scope *, bool> outerScopes_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
   std::vector<int8_t> fromCaller_; // by op index: -1 not decided yet
   // Built on first use: notebook exports have thousands of mediators and

@@ -1,0 +1,51 @@
+# A runtime runs a trace's body, not the function around it: that
+# function's names are free names of the mediator, as the module's are. One
+# it binds once to a constant is pinned (the plan carries `scale = (2)`),
+# the functions it defines are definitions, and any other name (`alpha`,
+# `n`) is the caller's, whatever the function binds it to. Functions the
+# module defines under `if` or `try` are definitions too.
+# RUN: %ivc plan %s | FileCheck %s
+# RUN: %ivc check --verify --remarks %s
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+if torch.cuda.is_available():
+
+    def triple(x):
+        return x * 3
+
+try:
+
+    def shift(x):
+        return x + 1
+
+except ImportError:
+    pass
+
+
+# CHECK:      "definitions": [
+# CHECK-NEXT:   {
+# CHECK-NEXT:     "name": "scale",
+# CHECK-NEXT:     "source": "scale = (2)\n"
+# CHECK-DAG:      "name": "helper",
+# CHECK-DAG:      "source": "def helper(x):\n    return x * scale + n\n"
+# CHECK-DAG:      "name": "shift",
+# CHECK-DAG:      "name": "triple",
+# CHECK:      "free_names": [
+# CHECK-NEXT:   "n",
+# CHECK-NEXT:   "torch"
+# CHECK-NEXT: ],
+# CHECK:      "tier": "isolate"
+def run(ids, alpha):
+    scale = 2
+    n = alpha
+
+    def helper(x):
+        return x * scale + n
+
+    with model.trace(ids):
+        q = torch.full((1,), -(2**63)) // scale
+        r = torch.full((1,), -(2**63)) // n  # expected-remark {{uses 'torch.full((1,), -(2**63)) // n' (integer-division: the minimum by -1 traps)}}
+        h = helper(shift(triple(model.lm_head.output))).save()
