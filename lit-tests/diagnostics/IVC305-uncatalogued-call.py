@@ -12,12 +12,13 @@ import torch
 
 
 def noisy(hidden):
-    return hidden + random.gauss(0.0, 0.1)  # expected-remark {{Function 'noisy' calls 'random.gauss', which is not in the op catalog}}
+    return hidden + random.getrandbits(8)  # expected-remark {{Function 'noisy' calls 'random.getrandbits', which is not in the op catalog}}
 
 
 with model.trace("The Eiffel Tower is in") as tracer:
     hidden = model.transformer.h[6].output[0]
-    layer = random.randrange(12)  # expected-remark {{Trace body calls 'random.randrange', which is not in the op catalog}}
+    layer = random.randrange(12)
+    random.seed(layer)  # expected-remark {{Trace body calls 'random.seed', which is not in the op catalog}}
     record = json.dumps({"layer": layer})  # expected-remark {{calls 'json.dumps'}}
     torch.nn.init.normal_(hidden)  # expected-remark {{calls 'torch.nn.init.normal_'}}
     ident = id(hidden)  # expected-remark {{calls 'id'}}

@@ -8,6 +8,7 @@ import functools
 import itertools
 import math
 import operator
+import random
 
 import nnsight
 import numpy as np
@@ -519,6 +520,8 @@ with model.trace("sizes handed on, numpy's object arithmetic and dtypes"):
     m2 = list(map(str.zfill, ["1"], [2**34]))  # expected-remark {{hands 'str.zfill' to a callee}}
     m3 = functools.partial(np.ones, 2**31)  # expected-remark {{hands 'numpy.ones' to a callee}}
     m4 = operator.methodcaller("new_ones", 2**30)  # expected-remark {{'operator.methodcaller("new_ones", 2**30)' names a method whose cost follows arguments ivc does not size}}
+    m5 = list(map(torch.histc, [h], [2**30]))  # expected-remark {{hands 'torch.histc' to a callee}}
+    m6 = random.sample(range(2**62), 2**31)  # expected-remark {{'random.sample(range(2**62), 2**31)' asks for k of 2147483648 (at most 16777216 in the server's process)}}
     table = collections.defaultdict(set)
     o1 = np.power(2, 2**64)  # expected-remark {{'np.power(2, 2**64)' computes an integer whose size ivc cannot bound}}
     o2 = np.power.reduce([2**64] * 3)  # expected-remark {{applies an integer power or shift to items ivc does not size}}

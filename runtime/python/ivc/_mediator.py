@@ -10,6 +10,7 @@ through a MediatorPort.
 
 import builtins
 import itertools
+import random
 import traceback
 import types
 
@@ -121,6 +122,19 @@ def _imported(import_, path):
     if not head:
         return import_(path, fromlist=("_",))
     return getattr(import_(head, fromlist=(tail,)), tail)
+
+
+def _own_random(seed):
+    """The `random` module as a mediator sees it: its functions draw from a
+    generator of the mediator's own, seeded as torch's is, so that the
+    host's state is untouched and both tiers draw the same numbers."""
+    mine = random.Random(seed)
+    module = types.ModuleType("random", random.__doc__)
+    for name in random.__all__:
+        obj = getattr(random, name)
+        bound = getattr(obj, "__self__", None) is random._inst  # noqa: SLF001
+        setattr(module, name, getattr(mine, name) if bound else obj)
+    return module
 
 
 def _receiver(path, envoy):
@@ -398,6 +412,7 @@ class Mediator:
         allow = self.job["import_allowlist"]
         block_ctypes = self.job.get("block_ctypes", True)
         real_import = builtins.__import__
+        own_random = []
 
         def import_(name, globals=None, locals=None, fromlist=(), level=0):
             # C code importing lazily while user code runs (numpy's sum
@@ -418,6 +433,10 @@ class Mediator:
             if allow is not None and (level != 0 or top not in allow):
                 raise ImportError(f"ivc sandbox: import of '{name}' is not allowed "
                                   f"(allowed: {', '.join(sorted(allow)) or 'nothing'})")
+            if name == "random" and level == 0:
+                if not own_random:
+                    own_random.append(_own_random(mediator.job.get("seed", 0)))
+                return own_random[0]
             return real_import(name, globals, locals, fromlist, level)
 
         b["print"] = print_

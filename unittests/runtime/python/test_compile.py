@@ -2,6 +2,7 @@
 then the runtime runs each mediator in the tier the analyzer chose."""
 
 import os
+import random
 import tempfile
 import threading
 
@@ -75,6 +76,17 @@ with model.trace(ids) as tracer:
     boost = (steering * scale).save()
 """
 
+
+# The random module, imported both ways.
+RANDOM = """\
+import random
+import torch
+from random import randint
+
+with model.trace(ids) as tracer:
+    picks = random.sample(range(1000), 3) + [randint(0, 10**6)]
+    draws = torch.tensor([random.random(), random.gauss(0.0, 1.0)] + picks).save()
+"""
 
 # A trace inside a function, which reads the function's names and a helper
 # it defines, and a function the module defines under `if`.
@@ -255,6 +267,21 @@ with model.trace(ids) as tracer:
             r = self.rt.run(plan, self.model, [self.ids], hostile, tiers={0: tier})
             self.assertEqual(r["q"].item(), -2**62, tier)
             self.assertTrue(torch.equal(r["h"], r["logits"] * 6 + 1.0), tier)
+
+    def test_random_draws_from_a_generator_of_the_mediators_own(self):
+        # Seeded as torch's is: the same numbers in both tiers, and the
+        # host's own `random` state untouched.
+        plan = ivc.compile(RANDOM, filename="draws.py")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
+        random.seed(5)
+        before = random.getstate()
+        fast = self.rt.run(plan, self.model, [self.ids], seed=7)
+        self.assertEqual(random.getstate(), before)
+        isolated = self.rt.run(plan, self.model, [self.ids], seed=7, tiers={0: "isolate"})
+        self.assertEqual(isolated.mediators[0].tier, "isolate")
+        self.assertTrue(torch.equal(fast["draws"], isolated["draws"]))
+        other = self.rt.run(plan, self.model, [self.ids], seed=8)
+        self.assertFalse(torch.equal(fast["draws"], other["draws"]))
 
     def test_a_free_names_kind_the_verdict_rests_on_is_checked(self):
         # steering is a tensor to the analyzer (what the file binds it to):

@@ -200,25 +200,8 @@ std::optional<std::string> formatCost(RuleContext &ctx, const ir::Op &op);
 /// it allocate beyond the limits, if it may.
 std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const ir::Op &call,
                                             const Value &callee);
-
-// DtypeCost.cpp
-/// Why a numpy call's dtype may hide a size or make objects
-/// (`dtype=(np.float64, 2**9)`, `'U2000000000'`, `object`), if it may.
-std::optional<std::string> dtypeCost(RuleContext &ctx, const ir::Op &call, const Value &callee);
-
-// HandedOn.cpp
-/// Why `call` of `callee` may hand a function whose cost follows its
-/// arguments (`pow`, `torch.ones`, `str.zfill`) to code that calls it with
-/// values ivc does not see (`map(torch.ones, [2**30])`), if it may.
-std::optional<std::string> costHandedOn(RuleContext &ctx, const ir::Op &call,
-                                        const Value &callee);
-
-// SizeArguments.cpp
-/// Why a size, count or factor argument of a torch or numpy function that
-/// is no factory (`torch.histc(bins=...)`, `np.random.bytes(n)`) may make
-/// it allocate beyond the limits, if it may.
-std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const ir::Op &call,
-                                            const Value &callee);
+/// Whether the function `q` (qualified) takes such an argument.
+bool takesSizeArgument(std::string_view q);
 
 // DtypeCost.cpp
 /// Why a numpy call's dtype may hide a size or make objects

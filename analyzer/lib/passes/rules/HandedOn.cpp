@@ -37,7 +37,7 @@ bool sizeTaking(const Value &v) {
       return true; // every sampler takes a size
     if (q.starts_with("torch.Tensor."))
       return sizeTakingMethod(q.substr(std::string_view("torch.Tensor.").size()));
-    return isCombinatoric(v) ||
+    return isCombinatoric(v) || takesSizeArgument(q) ||
            isOneOf(q, {"operator.pow", "operator.ipow", "operator.mul", "operator.imul",
                        "operator.lshift", "operator.ilshift", "math.prod", "math.lcm",
                        "math.factorial", "math.comb", "math.perm", "collections.Counter",

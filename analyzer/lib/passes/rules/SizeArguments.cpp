@@ -4,7 +4,8 @@
 // what their input holds: `torch.histc(h, bins=2**30)` (12.8 GB measured),
 // `torch.fft.fft(h, n=2**26)`, `F.interpolate(h, scale_factor=2**18)`,
 // `torch.tensor_split(h, 2**24)` (2^24 tensor objects, 10 GB),
-// `np.random.bytes(2**32)`, `np.binary_repr(1, width=2**32)`. Each is
+// `np.random.bytes(2**32)`, `np.binary_repr(1, width=2**32)`,
+// `random.sample(range(2**62), 2**31)`. Each is
 // reported (IVC312) when ivc evaluates the argument beyond what one call
 // may make in the server; a size computed from data is not judged, as for
 // factories.
@@ -82,6 +83,8 @@ constexpr SizeArgument SizeArguments[] = {
     {"numpy.base_repr", "padding", 2, MaxFilledBytes / 16},
     {"numpy.fft.fftfreq", "n", 0, Wide},
     {"numpy.fft.rfftfreq", "n", 0, Wide},
+    // A list of k items in one call: `random.sample(range(2**62), 2**31)`.
+    {"random.sample", "k", 1, MaxElements},
 };
 
 /// The length argument of an FFT of torch's or numpy's (`n` of a 1-D
@@ -118,6 +121,11 @@ std::optional<double> amount(RuleContext &ctx, const Op *arg) {
 }
 
 } // namespace
+
+bool takesSizeArgument(std::string_view q) {
+  return transformLength(q) ||
+         llvm::any_of(SizeArguments, [&](const SizeArgument &s) { return s.callee == q; });
+}
 
 std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const Op &call, const Value &callee) {
   bool method = callee.kind == ValueKind::Method &&
