@@ -388,7 +388,7 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
         return "iterates a range or combinatoric iterator whose length ivc cannot bound";
     }
   // `bytes(n)` and `s.ljust(n)` allocate and fill n bytes or characters in
-  // one call; n from an activation or a length is not judged.
+  // one call; n of a length is not judged.
   const Op *size = nullptr;
   if (callee.kind == ValueKind::Builtin && isOneOf(f, {"bytes", "bytearray"}) && args.size() == 1)
     size = args[0];
@@ -425,6 +425,8 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
       return "concatenates sequences with '" + std::string(f) +
              "', which copies the total at every item";
   }
+  if (size && chosenByInputs(ctx, size))
+    return std::string("fills a number of bytes or characters the inputs choose");
   if (size) {
     Magnitude m = Sizer(ctx).of(size);
     if (m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28))

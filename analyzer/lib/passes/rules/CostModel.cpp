@@ -337,7 +337,15 @@ std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const Op *
   return std::ceil(std::fabs(end - start) / step);
 }
 
+std::string countText(double n) {
+  if (!std::isfinite(n))
+    return "a number the inputs choose";
+  return n < 9.2e18 ? std::to_string(int64_t(n)) : "over 10^18";
+}
+
 std::optional<double> product(RuleContext &ctx, const std::vector<const Op *> &dims) {
+  if (llvm::any_of(dims, [&](const Op *d) { return chosenByInputs(ctx, d); }))
+    return HUGE_VAL;
   Sizer size(ctx);
   double n = 1;
   for (const Op *d : dims) {

@@ -141,8 +141,17 @@ std::vector<const ir::Op *> positionalArguments(const ir::Op &call);
 /// The length of `range(*args)` or `torch.arange(*args)` when every argument
 /// is an integer ivc evaluates.
 std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const ir::Op *> &args);
-/// The product of `dims` when every one is an integer ivc evaluates.
+/// The product of `dims` when every one is an integer ivc evaluates, or
+/// infinity when the inputs choose one.
 std::optional<double> product(RuleContext &ctx, const std::vector<const ir::Op *> &dims);
+/// "2147483648", "over 10^18", or "a number the inputs choose" (infinity).
+std::string countText(double n);
+
+// InputNumbers.cpp
+/// Whether `op` is a number the inputs choose: a caller's value, a tensor's
+/// contents (`t.item()`, `int(t)`), or arithmetic on those (`min` with a
+/// bound caps it). The cost rules count such a size as beyond every limit.
+bool chosenByInputs(RuleContext &ctx, const ir::Op *op);
 
 // Nesting.cpp
 /// Whether `op` runs inside a loop, in the same function and the mediator,

@@ -18,6 +18,8 @@ namespace {
 /// Whether `op` may be an integer beyond the fill limit: a width or
 /// precision given as a value (`'{:>{}}'.format('', 10**10)`).
 bool wideNumber(RuleContext &ctx, const Op *op) {
+  if (chosenByInputs(ctx, op))
+    return true;
   Magnitude m = Sizer(ctx).of(op);
   return m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28);
 }
@@ -135,7 +137,7 @@ std::optional<std::string> formatCost(RuleContext &ctx, const Op &op) {
     }
   if (!wide)
     return std::nullopt;
-  return "formats a field of a width or precision beyond 2^28";
+  return "formats a field of a width or precision beyond 2^28 or that the inputs choose";
 }
 
 } // namespace ivc::rules::cost

@@ -7,8 +7,7 @@
 // `np.random.bytes(2**32)`, `np.binary_repr(1, width=2**32)`,
 // `random.sample(range(2**62), 2**31)`. Each is
 // reported (IVC312) when ivc evaluates the argument beyond what one call
-// may make in the server; a size computed from data is not judged, as for
-// factories.
+// may make in the server, or when the inputs choose it, as for factories.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -105,11 +104,13 @@ std::optional<SizeArgument> transformLength(std::string_view q) {
 
 /// What ivc evaluates `arg` to: a number, or a display's product.
 std::optional<double> amount(RuleContext &ctx, const Op *arg) {
+  if (chosenByInputs(ctx, arg))
+    return HUGE_VAL;
   const Op *v = valueBehindNames(ctx, arg);
   if (v && (v->is(OpKind::Tuple) || v->is(OpKind::List))) {
     double n = 1;
     for (const Op *item : v->operands) {
-      std::optional<double> x = numberValue(ctx, item);
+      std::optional<double> x = chosenByInputs(ctx, item) ? HUGE_VAL : numberValue(ctx, item);
       if (!x)
         return std::nullopt;
       n *= std::fabs(*x);
@@ -145,7 +146,7 @@ std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const Op &call, co
                                   : keywordArgument(call, s.keyword);
     if (std::optional<double> n = amount(ctx, arg); n && *n > s.limit)
       return "asks for " + std::string(s.keyword) + " of " +
-             (*n < 1e18 ? std::to_string(int64_t(*n)) : std::string("over 10^18")) +
+             countText(*n) +
              " (at most " + std::to_string(int64_t(s.limit)) + " in the server's process)";
   }
   return std::nullopt;

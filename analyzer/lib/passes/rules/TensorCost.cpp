@@ -7,8 +7,9 @@
 // whose result grows from operands such factories made (`torch.outer(a, a)`,
 // `kron`, `cartesian_prod`, `combinations`, `cat([t] * n)`), beyond 1 GiB
 // is ISOLATE, and so are polynomial degrees and matrix powers ivc cannot
-// bound. Operands of other sizes (activations) and broadcasting are not
-// judged: ivc knows element counts, not shapes.
+// bound, and sizes the inputs choose (InputNumbers.cpp). Operands of other
+// sizes (activations) and broadcasting are not judged: ivc knows element
+// counts, not shapes.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -114,6 +115,8 @@ std::optional<double> stepsOf(RuleContext &ctx, const std::vector<const Op *> &a
                               bool inclusive) {
   if (args.empty() || args.size() > 3)
     return std::nullopt;
+  if (llvm::any_of(args, [&](const Op *a) { return chosenByInputs(ctx, a); }))
+    return HUGE_VAL;
   std::vector<double> v;
   for (const Op *a : args)
     if (std::optional<double> x = numberValue(ctx, a))
@@ -214,7 +217,9 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
 
 /// "1073741824 elements", "268435456 elements of 8 bytes".
 std::string elementsText(double n, double width) {
-  std::string text = (n < 1e18 ? std::to_string(int64_t(n)) : "over 10^18") + " elements";
+  if (!std::isfinite(n))
+    return "a size the inputs choose";
+  std::string text = countText(n) + " elements";
   return width > 1 ? text + " of " + std::to_string(int(4 * width)) + " bytes" : text;
 }
 
@@ -486,7 +491,7 @@ std::optional<std::string> piecesCost(RuleContext &ctx, const MethodCall &mc) {
     if (std::optional<double> n = numberValue(ctx, mc.arg(0, "chunks")))
       pieces = std::min(*n, rows);
   if (pieces && *pieces > double(1 << 16))
-    return "makes " + std::to_string(int64_t(*pieces)) + " tensors";
+    return "makes " + countText(*pieces) + " tensors";
   return std::nullopt;
 }
 
@@ -531,7 +536,7 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
     if (!receiver)
       return *times > double(MaxBlindRepetitions)
                  ? std::optional<std::string>("repeats a tensor " +
-                                              std::to_string(int64_t(*times)) + " times")
+                                              countText(*times) + " times")
                  : std::nullopt;
     n = *times * *receiver;
   } else if (std::optional<std::string> why = piecesCost(ctx, mc)) {

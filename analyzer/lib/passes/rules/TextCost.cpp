@@ -15,17 +15,16 @@ using namespace ir;
 
 namespace {
 
-std::string count(double n) { return n < 1e18 ? std::to_string(int64_t(n)) : "over 10^18"; }
 
 std::optional<std::string> tooMuchText(double n) {
   if (n > MaxFilledBytes)
-    return "makes a string of " + count(n) + " characters or bytes";
+    return "makes a string of " + countText(n) + " characters or bytes";
   return std::nullopt;
 }
 
 std::optional<std::string> tooManyStrings(double n) {
   if (n > double(MaxElements))
-    return "splits a text into up to " + count(n) + " strings";
+    return "splits a text into up to " + countText(n) + " strings";
   return std::nullopt;
 }
 

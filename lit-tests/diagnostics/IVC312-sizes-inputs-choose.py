@@ -1,0 +1,35 @@
+# IVC312: a size the inputs choose has no value to judge. A caller's value
+# (the function around the trace, or a module name the plan does not pin)
+# and an activation's contents may be anything, so a factory, a padding, a
+# format width or a size argument given one is ISOLATE. Lengths of what
+# exists (`h.shape[-1]`, `len(xs)`) and numbers a constant caps are not.
+# RUN: %ivc check --verify --remarks %s
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+PROMPTS = ["a", "b"]
+BATCH = len(PROMPTS)
+
+
+def run(n, s):
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        z = torch.ones(n, n)  # expected-remark {{'torch.ones(n, n)' allocates a tensor of a size the inputs choose}}
+        k = int(h.norm().item())
+        e = torch.zeros(k + 1)  # expected-remark {{allocates a tensor of a size the inputs choose}}
+        sizes = h[0, 0, :2].long().tolist()
+        w = torch.randn(sizes[0], 4)  # expected-remark {{allocates a tensor of a size the inputs choose}}
+        r = torch.arange(n)  # expected-remark {{'torch.arange(n)' allocates a tensor of a size the inputs choose}}
+        b = h.new_zeros(BATCH, 8)  # expected-remark {{'h.new_zeros(BATCH, 8)' makes a tensor of a size the inputs choose}}
+        t = s.ljust(n)  # expected-remark {{'s.ljust(n)' fills a number of bytes or characters the inputs choose}}
+        f = f"{s:>{k}}"  # expected-remark {{formats a field of a width or precision beyond 2^28 or that the inputs choose}}
+        hb = torch.histc(h, bins=n)  # expected-remark {{'torch.histc(h, bins=n)' asks for bins of a number the inputs choose}}
+
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        d = h.shape[-1]
+        v = torch.zeros(d, len(PROMPTS))
+        c = torch.ones(min(n, 64), 3)
+        m = torch.ones(int(h.sum().item()) % 4)
+        p = torch.arange(h.size(1)).save()
