@@ -9,7 +9,7 @@ from nnsight import LanguageModel
 
 model = LanguageModel("openai-community/gpt2")
 PROMPTS = ["a", "b"]
-BATCH = len(PROMPTS)
+BATCH = len(input())
 
 
 def run(n, s):

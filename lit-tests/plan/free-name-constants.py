@@ -1,8 +1,9 @@
 # A runtime binds a mediator's free names from its caller's values, not from
 # the file: `scale = 2` here may be -1 there, and `ids // scale` traps. So a
 # name the file binds once, outside the traces, to a constant (literals,
-# displays, imports' members, the file's functions and calls of them with
-# constants) is a definition the plan carries, which the runtime runs; any
+# displays, arithmetic and subscripts of them, imports' members, the file's
+# functions and calls of them and of pure builtins with constants) is a
+# definition the plan carries, which the runtime runs; any
 # other free name is the caller's, and nothing but a kind the runtime checks
 # is concluded from what the file binds it to.
 # RUN: %ivc plan %s | FileCheck %s
@@ -31,8 +32,9 @@ width = 40
 LAYERS = [2, 4]
 METRICS = {"ld": logit_diff, "relu": torch.relu}
 halve = make_scale(0.5)
-computed_scale = abs(-2)
-computed_width = int("40")
+n_layers = len(LAYERS) + LAYERS[0] * 2
+computed_scale = abs(int(input()))
+computed_width = int(input())
 steer = torch.randn(768)
 
 # Constants that name no function come first, those that do after the
@@ -43,6 +45,7 @@ steer = torch.randn(768)
 # CHECK-NEXT:     "source": "scale = (2)\n"
 # CHECK-DAG:      "name": "width",
 # CHECK-DAG:      "source": "LAYERS = ([2, 4])\n"
+# CHECK-DAG:      "source": "n_layers = (len(LAYERS) + LAYERS[0] * 2)\n"
 # CHECK-DAG:      "name": "logit_diff",
 # CHECK-DAG:      "name": "make_scale",
 # CHECK-DAG:      "source": "halve = (make_scale(0.5))\n"
@@ -59,6 +62,7 @@ with model.trace("The Eiffel Tower is in"):
     ids = torch.full((1,), -(2**63))
     q = ids // scale
     bar = "#" * width
+    blank = torch.zeros(n_layers)
     for layer in LAYERS:
         h = halve(model.transformer.h[layer].output[0])
     scores = {name: fn(model.lm_head.output) for name, fn in METRICS.items()}

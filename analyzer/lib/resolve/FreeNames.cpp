@@ -6,8 +6,9 @@
 // says what it is: an
 // import (`free_imports`), a function or class (`definitions`), or a pinned
 // constant (also a definition): a name bound once outside every mediator to
-// literals, displays of them, imports' members, the file's functions and
-// calls of those with constants (`LAYERS = [2, 4]`, `METRICS = {"ld":
+// literals, displays of them, arithmetic and subscripts of them, imports'
+// members, the file's functions and calls of those and of pure builtins with
+// constants (`LAYERS = [2, 4]`, `N = len(LAYERS)`, `METRICS = {"ld":
 // logit_diff}`, `halve = make_scale(0.5)`), in the module or in the
 // function around the trace. Every other free name gets the
 // value the runtime's caller passes, whatever the file binds it to: `scale =
@@ -90,11 +91,20 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
     const Symbol *s = base && base->is(OpKind::Name) ? scopes_.resolve(base).symbol : nullptr;
     return s && outerScope(s->scope) && allowedImport(*s);
   }
-  case OpKind::Call: { // `halve = make_scale(0.5)`: a function of the file, run there
+  case OpKind::BinaryOp: case OpKind::Subscript: // `64 * 12`, `LAYERS[0]`
+    return llvm::all_of(op->operands,
+                        [&](const Op *o) { return constantValue(o, depth + 1, budget); });
+  case OpKind::Call: { // `halve = make_scale(0.5)`, `N = len(PROMPTS)`: run there
     const Op *callee = op->operand(0);
-    const Symbol *f = callee && callee->is(OpKind::Name) ? scopes_.resolve(callee).symbol : nullptr;
-    return f && outerScope(f->scope) && f->bindings.size() == 1 &&
-           f->bindings[0].kind == Binding::Kind::Function &&
+    NameResolution r = callee && callee->is(OpKind::Name) ? scopes_.resolve(callee)
+                                                           : NameResolution{};
+    const Symbol *f = r.symbol;
+    bool fileFunction = f && outerScope(f->scope) && f->bindings.size() == 1 &&
+                        f->bindings[0].kind == Binding::Kind::Function;
+    bool pureBuiltin = r.kind == NameResolution::Kind::Builtin &&
+                       isOneOf(callee->text, {"len", "min", "max", "abs", "round", "int", "float",
+                                              "str", "bool", "sum", "sorted", "tuple", "list"});
+    return (fileFunction || pureBuiltin) &&
            llvm::all_of(llvm::drop_begin(op->operands), [&](const Op *a) {
              return a && (a->is(OpKind::Keyword) ? constantValue(a->operand(0), depth + 1, budget)
                                                  : constantValue(a, depth + 1, budget));

@@ -57,8 +57,10 @@ def make_scale(alpha):
 scale = 2
 METRICS = {'double': double}
 halve = make_scale(0.5)
+width = len(METRICS) * 4
 
 with model.trace(ids) as tracer:
+    pad = torch.zeros(width).save()
     ids_min = torch.full((1,), -2**63)
     q = (ids_min // scale).save()
     d = METRICS['double'](model.lm_head.output).save()
@@ -70,7 +72,7 @@ KINDS = """\
 import torch
 
 steering = torch.randn(32)
-scale = float('2')
+scale = float(input())
 
 with model.trace(ids) as tracer:
     boost = (steering * scale).save()
@@ -247,12 +249,13 @@ with model.trace(ids) as tracer:
         self.assertEqual(m.tier, "fast")
         self.assertEqual(m.free_names, ["torch"])
         self.assertEqual([n for n, _ in m.definitions],
-                         ["scale", "make_scale", "double", "METRICS", "halve"])
-        hostile = {"scale": -1, "METRICS": {"double": 1}, "halve": 3}
+                         ["scale", "make_scale", "double", "METRICS", "width", "halve"])
+        hostile = {"scale": -1, "METRICS": {"double": 1}, "halve": 3, "width": 2**40}
         for tier in ("fast", "isolate"):
             r = self.rt.run(plan, self.model, [self.ids], hostile, tiers={0: tier})
             self.assertEqual(r["q"].item(), -2**62, tier)
             self.assertTrue(torch.equal(r["d"], r["h"] * 4), tier)
+            self.assertEqual(r["pad"].shape, (4,), tier)
 
     def test_the_function_around_a_trace_is_the_callers_but_for_what_the_plan_pins(self):
         # The runtime runs the body, not `run`: `scale` is pinned (a caller's
@@ -299,12 +302,12 @@ with model.trace(ids) as tracer:
 
     def test_a_shadowed_builtin_is_never_the_builtin_at_run_time(self):
         # `eval = torch.abs` is a definition the plan carries: the mediator
-        # calls torch.abs. `eval = (torch.abs,)[0]` is not (the caller would
+        # calls torch.abs. `eval = getattr(torch, 'abs')` is not (the caller would
         # supply it, and none does): eval is unbound. Never the real eval.
         with tempfile.TemporaryDirectory() as d:
             marker = os.path.join(d, "ran")
             for binding, error, says in (("torch.abs", TypeError, "abs()"),
-                                         ("(torch.abs,)[0]", NameError, "'eval'")):
+                                         ("getattr(torch, 'abs')", NameError, "'eval'")):
                 source = (f"import torch\neval = {binding}\n"
                           f"with model.trace() as tracer:\n"
                           f"    with tracer.invoke(a):\n"
