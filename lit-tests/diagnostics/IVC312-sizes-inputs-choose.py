@@ -3,6 +3,7 @@
 # and an activation's contents may be anything, so a factory, a padding, a
 # format width or a size argument given one is ISOLATE. Lengths of what
 # exists (`h.shape[-1]`, `len(xs)`) and numbers a constant caps are not.
+# A helper's parameter is chosen when a call passes it a chosen number.
 # RUN: %ivc check --verify --remarks %s
 import torch
 from nnsight import LanguageModel
@@ -10,6 +11,14 @@ from nnsight import LanguageModel
 model = LanguageModel("openai-community/gpt2")
 PROMPTS = ["a", "b"]
 BATCH = len(input())
+
+
+def square(n):
+    return torch.ones(n, n)  # expected-remark {{Function 'square' is too costly to run in the server's process: 'torch.ones(n, n)' allocates a tensor of a size the inputs choose}}
+
+
+def noise(d, *, scale=1.0):
+    return torch.randn(d) * scale
 
 
 def run(n, s):
@@ -25,6 +34,7 @@ def run(n, s):
         t = s.ljust(n)  # expected-remark {{'s.ljust(n)' fills a number of bytes or characters the inputs choose}}
         f = f"{s:>{k}}"  # expected-remark {{formats a field of a width or precision beyond 2^28 or that the inputs choose}}
         hb = torch.histc(h, bins=n)  # expected-remark {{'torch.histc(h, bins=n)' asks for bins of a number the inputs choose}}
+        sq = square(n)
 
     with model.trace("The Eiffel Tower is in"):
         h = model.transformer.h[0].output[0]
@@ -33,3 +43,4 @@ def run(n, s):
         c = torch.ones(min(n, 64), 3)
         m = torch.ones(int(h.sum().item()) % 4)
         p = torch.arange(h.size(1)).save()
+        q = noise(768) + noise(d=h.shape[-1], scale=0.5)

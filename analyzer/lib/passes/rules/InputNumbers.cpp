@@ -4,7 +4,8 @@
 // choose has none to judge: a caller's value (`torch.ones(n, n)` with the
 // caller's n) or an activation's contents (`int(h.sum().item())`). Either
 // may be anything, so the cost rules count such a size as beyond every
-// limit. Lengths of what exists (`len(xs)`, `h.shape[-1]`, `h.size(0)`) are
+// limit. A helper's parameter is chosen when a call of it passes a chosen
+// number. Lengths of what exists (`len(xs)`, `h.shape[-1]`, `h.size(0)`) are
 // not chosen this way: they are bounded by memory already spent.
 //
 //===----------------------------------------------------------------------===//
@@ -63,6 +64,50 @@ bool chosenCall(RuleContext &ctx, const Op &call, int depth) {
   return false;
 }
 
+/// Whether a call of the file's function gives its parameter `param` a
+/// chosen number: an argument at its position or by its name, or its
+/// default. Calls through other names (`map(f, ns)`) are not followed.
+bool parameterChosen(RuleContext &ctx, const Op &param, int depth) {
+  if (chosen(ctx, param.operand(0), depth))
+    return true;
+  const Op *def = ctx.values.uses().userOf(&param);
+  if (!def || !def->is(OpKind::FunctionDef) || param.paramKind() == ParamKind::VarArgs ||
+      param.paramKind() == ParamKind::VarKeywords)
+    return false;
+  std::optional<size_t> position;
+  if (param.paramKind() != ParamKind::KeywordOnly) {
+    size_t i = 0;
+    for (const Op *o : def->operands) {
+      if (o == &param)
+        position = i;
+      else if (o && o->is(OpKind::Param))
+        ++i;
+    }
+  }
+  const ScopeTree &scopes = ctx.values.scopes();
+  const Symbol *f = scopes.resolve(def->text, scopes.enclosingScope(def)).symbol;
+  if (!f)
+    return false;
+  for (const Op *read : ctx.values.uses().readsOf(f)) {
+    const Op *call = ctx.values.uses().userOf(read);
+    if (!call || !call->is(OpKind::Call) || call->operand(0) != read)
+      continue;
+    const Op *arg = position ? argument(*call, *position, param.text)
+                             : keywordArgument(*call, param.text);
+    // An unpacked argument may hold anything: `f(*sizes)`.
+    bool unpacked = llvm::any_of(call->operands, [](const Op *a) {
+      return a && (a->is(OpKind::Starred) || a->is(OpKind::KwSplat));
+    });
+    if (chosen(ctx, arg, depth) ||
+        (unpacked && llvm::any_of(call->operands, [&](const Op *a) {
+           return a && (a->is(OpKind::Starred) || a->is(OpKind::KwSplat)) &&
+                  chosen(ctx, a->operand(0), depth);
+         })))
+      return true;
+  }
+  return false;
+}
+
 bool chosen(RuleContext &ctx, const Op *op, int depth) {
   if (!op || depth > 8)
     return false;
@@ -73,8 +118,11 @@ bool chosen(RuleContext &ctx, const Op *op, int depth) {
     const Symbol *s = symbolOf(ctx, op);
     if (!s || s->bindings.size() > 8)
       return false;
-    // Any binding's value (an unpacked one's whole value; a loop's iterable).
+    // Any binding's value (an unpacked one's whole value; a loop's
+    // iterable), or what calls pass a parameter.
     return llvm::any_of(s->bindings, [&](const Binding &b) {
+      if (b.kind == Binding::Kind::Param && b.site)
+        return parameterChosen(ctx, *b.site, depth + 1);
       return b.value && b.value != op &&
              (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::AugAssign ||
               b.kind == Binding::Kind::Walrus || b.kind == Binding::Kind::Loop) &&
