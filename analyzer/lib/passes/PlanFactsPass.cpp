@@ -54,6 +54,17 @@ bool definedByPlan(const CodeUnit &u, const Mediator &m) {
   return true;
 }
 
+/// Whether `stmt` is `name = lambda` of `lambda` itself, at module level or
+/// in the function around the trace.
+bool namesLambda(const Op &stmt, const Op &lambda) {
+  if (!stmt.is(OpKind::Assign) || stmt.operands.size() != 2 || stmt.operand(1) != &lambda ||
+      !stmt.operand(0) || !stmt.operand(0)->is(OpKind::Name))
+    return false;
+  const Op *parent = stmt.parentOp();
+  return parent && (parent->is(OpKind::Module) || parent->is(OpKind::FunctionDef) ||
+                    parent->is(OpKind::If) || parent->is(OpKind::Try));
+}
+
 class PlanFactsPass : public Pass {
 public:
   std::string_view name() const override { return "plan-facts"; }
@@ -187,10 +198,11 @@ private:
           return; // bound in the body
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
           return addConstant(unit, ctx.fileOf(unit), op->text, value);
+        if (r.symbol && ValueAnalysis::boundToDefinitions(*r.symbol))
+          return; // a definition
         for (const Value &v : values.valuesOf(op))
-          if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer ||
-              v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass)
-            return; // the model, the tracer, or a definition
+          if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer)
+            return; // the model or the tracer
         names.emplace_back(op->text);
         if (std::optional<ValueKind> kind =
                 r.symbol && values.fromCaller(op) ? values.callerKind(*r.symbol) : std::nullopt)
@@ -211,14 +223,14 @@ private:
     // so the reverse order defines callees first.
     for (size_t i = ctx.code.units.size(); i-- > 1;) {
       const CodeUnit &u = ctx.code.units[i];
-      if (u.kind != CodeUnit::Kind::Lambda && !definedByPlan(u, ctx.mediator))
+      bool lambda = u.kind == CodeUnit::Kind::Lambda;
+      const Op *stmt = lambda ? statementOf(u.op) : u.op;
+      // A lambda is defined by `name = lambda ...` alone: any other statement
+      // around it would run code nothing judged.
+      if (lambda ? !namesLambda(*stmt, *u.op) : !definedByPlan(u, ctx.mediator))
         continue;
-      const Op *stmt = u.kind == CodeUnit::Kind::Lambda ? statementOf(u.op) : u.op;
       const SourceFile &file = ctx.fileOf(u);
-      std::string name = u.kind == CodeUnit::Kind::Lambda && stmt->is(OpKind::Assign) &&
-                                 stmt->operand(0) && stmt->operand(0)->is(OpKind::Name)
-                             ? std::string(stmt->operand(0)->text)
-                             : std::string(u.op->text);
+      std::string name(lambda ? stmt->operand(0)->text : u.op->text);
       ctx.facts.definitions.push_back(
           {name, dedent(file.slice(stmt->range), stmt->range.begin.column)});
     }

@@ -263,13 +263,16 @@ bool ValueAnalysis::decideFromCaller(const Op *nameRead) {
   }
   auto [it, fresh] = replayed_.try_emplace(s, false);
   if (fresh)
-    it->second = pinnedConstant(*s) || importedModule(*s) ||
-                 llvm::all_of(s->bindings, [](const Binding &b) {
-                   return b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class ||
-                          (b.kind == Binding::Kind::Assign && b.path.empty() && b.value &&
-                           b.value->is(OpKind::Lambda));
-                 });
+    it->second = pinnedConstant(*s) || importedModule(*s) || boundToDefinitions(*s);
   return !it->second;
+}
+
+bool ValueAnalysis::boundToDefinitions(const Symbol &s) {
+  return !s.bindings.empty() && llvm::all_of(s.bindings, [](const Binding &b) {
+    return b.kind == Binding::Kind::Function || b.kind == Binding::Kind::Class ||
+           (b.kind == Binding::Kind::Assign && b.path.empty() && b.value &&
+            b.value->is(OpKind::Lambda));
+  });
 }
 
 } // namespace ivc

@@ -302,12 +302,16 @@ with model.trace(ids) as tracer:
 
     def test_a_shadowed_builtin_is_never_the_builtin_at_run_time(self):
         # `eval = torch.abs` is a definition the plan carries: the mediator
-        # calls torch.abs. `eval = getattr(torch, 'abs')` is not (the caller would
-        # supply it, and none does): eval is unbound. Never the real eval.
+        # calls torch.abs. The other bindings are not (the caller would
+        # supply eval, and none does): eval is unbound. Never the real eval,
+        # and never a statement around a lambda (it would open the marker).
         with tempfile.TemporaryDirectory() as d:
             marker = os.path.join(d, "ran")
-            for binding, error, says in (("torch.abs", TypeError, "abs()"),
-                                         ("getattr(torch, 'abs')", NameError, "'eval'")):
+            for binding, error, says in (
+                    ("torch.abs", TypeError, "abs()"),
+                    ("getattr(torch, 'abs')", NameError, "'eval'"),
+                    ("torch.abs\neval = torch.abs", NameError, "'eval'"),
+                    (f"[lambda s: s, open({marker!r}, 'w')][0]", NameError, "'eval'")):
                 source = (f"import torch\neval = {binding}\n"
                           f"with model.trace() as tracer:\n"
                           f"    with tracer.invoke(a):\n"

@@ -127,6 +127,9 @@ public:
   /// body lies in (`def run(ids): scale = 2; with model.trace(ids): ...`
   /// runs the body, and `scale` is the caller's unless the plan pins it).
   bool outerScope(const Scope *scope);
+  /// Whether every binding of `s` is a def, a class or `name = lambda ...`:
+  /// what a plan's definitions bind, under that name.
+  static bool boundToDefinitions(const Symbol &s);
   /// Whether `s` has a binding inside `range` (a mediator's body).
   bool boundWithin(const Symbol &s, const SourceRange &range);
   /// The values a function or lambda of this module returns.
