@@ -25,18 +25,26 @@ except ImportError:
     pass
 
 
+# The function's definitions and free names are marked as its own: a
+# runtime runs the body and them apart from the module's names.
 # CHECK:      "definitions": [
 # CHECK-NEXT:   {
 # CHECK-NEXT:     "name": "scale",
+# CHECK-NEXT:     "scope": "function",
 # CHECK-NEXT:     "source": "scale = (2)\n"
-# CHECK-DAG:      "name": "helper",
-# CHECK-DAG:      "source": "def helper(x):\n    return x * scale + n\n"
-# CHECK-DAG:      "name": "shift",
 # CHECK-DAG:      "name": "triple",
+# CHECK-DAG:      "name": "shift",
+# CHECK:          "name": "helper",
+# CHECK-NEXT:     "scope": "function",
+# CHECK-NEXT:     "source": "def helper(x):\n    return x * scale + n\n"
 # CHECK:      "free_names": [
 # CHECK-NEXT:   "n",
 # CHECK-NEXT:   "torch"
 # CHECK-NEXT: ],
+# CHECK:      "function_names": [
+# CHECK-NEXT:   "n"
+# CHECK-NEXT: ],
+# CHECK-NEXT: "in_function": true,
 # CHECK:      "tier": "isolate"
 def run(ids, alpha):
     scale = 2

@@ -71,6 +71,8 @@ public:
 
   void run(MediatorContext &ctx) override {
     constants_.clear();
+    const CodeUnit &body = ctx.code.units.front();
+    ctx.facts.inFunction = inFunction(body, ctx.mediator.withOp);
     freeNames(ctx);
     // Constants that name no function first (a def's defaults may read
     // them), then functions and classes, then constants that name them.
@@ -92,11 +94,20 @@ private:
   };
   std::vector<Constant> constants_;
 
+  /// The constant of that name, the function's before the module's.
   Constant *constantNamed(std::string_view name) {
+    Constant *found = nullptr;
     for (Constant &c : constants_)
-      if (c.definition.name == name)
-        return &c;
-    return nullptr;
+      if (c.definition.name == name && (!found || c.definition.inFunction))
+        found = &c;
+    return found;
+  }
+
+  /// Whether the function around the trace, not the module, binds what `op`
+  /// is or defines.
+  static bool inFunction(const CodeUnit &unit, const Op *op) {
+    const Scope *s = op ? unit.context->scopes->enclosingScope(op) : nullptr;
+    return s && s->kind == ScopeKind::Function;
   }
 
   bool namesDefinition(Constant &c, int depth = 0) {
@@ -125,13 +136,16 @@ private:
   }
 
   /// Records a pinned constant `name = value` the mediator reads.
-  void addConstant(const CodeUnit &unit, const SourceFile &file, std::string_view name,
+  void addConstant(const CodeUnit &unit, const SourceFile &file, const Symbol &s,
                    const Op *value) {
-    if (constantNamed(name))
-      return;
+    bool local = s.scope && s.scope->kind == ScopeKind::Function;
+    for (const Constant &c : constants_)
+      if (c.definition.name == s.name && c.definition.inFunction == local)
+        return;
     Constant c;
-    c.definition = {std::string(name),
-                    std::string(name) + " = (" + std::string(file.slice(value->range)) + ")\n"};
+    c.definition = {std::string(s.name),
+                    std::string(s.name) + " = (" + std::string(file.slice(value->range)) + ")\n",
+                    local};
     std::vector<const Op *> stack{value};
     while (!stack.empty()) {
       const Op *op = stack.back();
@@ -177,7 +191,7 @@ private:
   // definitions it reaches read: a runtime binds them before running the code.
   void freeNames(MediatorContext &ctx) {
     const Mediator &m = ctx.mediator;
-    std::vector<std::string> names;
+    std::vector<std::string> names, functionNames;
     for (const CodeUnit &unit : ctx.code.units) {
       ValueAnalysis &values = *unit.context->values;
       bool body = unit.kind == CodeUnit::Kind::Mediator;
@@ -197,13 +211,15 @@ private:
         if (body && r.symbol && values.boundWithin(*r.symbol, m.bodyRange))
           return; // bound in the body
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
-          return addConstant(unit, ctx.fileOf(unit), op->text, value);
+          return addConstant(unit, ctx.fileOf(unit), *r.symbol, value);
         if (r.symbol && ValueAnalysis::boundToDefinitions(*r.symbol))
           return; // a definition
         for (const Value &v : values.valuesOf(op))
           if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer)
             return; // the model or the tracer
         names.emplace_back(op->text);
+        if (r.symbol && r.symbol->scope && r.symbol->scope->kind == ScopeKind::Function)
+          functionNames.emplace_back(op->text);
         if (std::optional<ValueKind> kind =
                 r.symbol && values.fromCaller(op) ? values.callerKind(*r.symbol) : std::nullopt)
           ctx.facts.freeTypes.emplace(op->text, freeTypeName(*kind));
@@ -213,9 +229,12 @@ private:
           ctx.facts.freeImports.emplace(op->text, *path);
       });
     }
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
+    for (std::vector<std::string> *v : {&names, &functionNames}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
     ctx.facts.freeNames = std::move(names);
+    ctx.facts.functionNames = std::move(functionNames);
   }
 
   void definitions(MediatorContext &ctx) {
@@ -231,8 +250,8 @@ private:
         continue;
       const SourceFile &file = ctx.fileOf(u);
       std::string name(lambda ? stmt->operand(0)->text : u.op->text);
-      ctx.facts.definitions.push_back(
-          {name, dedent(file.slice(stmt->range), stmt->range.begin.column)});
+      ctx.facts.definitions.push_back({name, dedent(file.slice(stmt->range), stmt->range.begin.column),
+                                       inFunction(u, stmt)});
     }
   }
 };

@@ -84,8 +84,12 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
     modules.push_back(llvm::json::Object{{"path", utf8(path)}, {"accesses", std::move(acc)}});
   }
   llvm::json::Array defs;
-  for (const Definition &d : f.definitions)
-    defs.push_back(llvm::json::Object{{"name", utf8(d.name)}, {"source", utf8(d.source)}});
+  for (const Definition &d : f.definitions) {
+    llvm::json::Object def{{"name", utf8(d.name)}, {"source", utf8(d.source)}};
+    if (d.inFunction)
+      def["scope"] = "function";
+    defs.push_back(std::move(def));
+  }
   llvm::json::Value invokeArgs = nullptr;
   if (m.kind == MediatorKind::Invoke && m.call) {
     // The source text of the invoke's arguments, for a runtime to report.
@@ -107,6 +111,8 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"free_imports", nameMap(f.freeImports)},
       {"free_types", nameMap(f.freeTypes)},
       {"definitions", std::move(defs)},
+      {"in_function", f.inFunction},
+      {"function_names", strings(f.functionNames)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(file, t, m))},
       {"range", rangeJson(m.range)},

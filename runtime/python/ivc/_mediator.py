@@ -321,6 +321,7 @@ class Mediator:
         self.deliveries = 0
         self.track = getattr(port.tensors, "track_mutations", False)
         self.ns = None
+        self._bound = None  # the receiver, tracer and barriers, made once
         self.held = []  # user objects to drop as user code (_release)
 
     # -- the protocol ---------------------------------------------------
@@ -443,6 +444,21 @@ class Mediator:
         b["__import__"] = import_
         return b
 
+    def _define(self, definitions, ns):
+        """Runs definitions in `ns`, then binds what the analyzer took for
+        the model, the tracer and the barriers there, which they must not
+        rebind."""
+        self.run_user([(src, f"<definition {name}>") for name, src in definitions], ns)
+        if self._bound is None:
+            job = self.job
+            root, _, path = job["receiver"].partition(".")
+            self._bound = {root: _receiver(path, Envoy(self, ""))}
+            if job["tracer"]:
+                self._bound[job["tracer"]] = Tracer(self)
+            for name, participants in job.get("barriers", {}).items():
+                self._bound[name] = Barrier(self, name, participants)
+        ns.update(self._bound)
+
     def run(self):
         try:
             return self._run()
@@ -454,30 +470,29 @@ class Mediator:
             self.call_user(self._release)
 
     def _release(self):
-        self.ns = None
+        self.ns = self._bound = None
         self.held.clear()
 
     def _run(self):
         job = self.job
-        ns = {"__name__": "__ivc_mediator__", "__builtins__": self._builtins()}
-        self.ns = ns
+        module = {"__name__": "__ivc_mediator__", "__builtins__": self._builtins()}
+        ns = self.ns = module
         try:
             # Binding the job's names can fail as user code can (a module
             # the allowlist refuses): it is reported the same way.
-            ns.update(job["values"])
+            given = dict(job["values"])
             for name, path in job.get("imports", {}).items():
-                ns[name] = (Nnsight(self) if path == "nnsight" else
-                            _imported(ns["__builtins__"]["__import__"], path))
-            definitions = [(src, f"<definition {name}>") for name, src in job["definitions"]]
-            self.run_user(definitions, ns)
-            # After the definitions, which must not rebind what the analyzer
-            # took for the model, the tracer or a barrier.
-            root, _, path = job["receiver"].partition(".")
-            ns[root] = _receiver(path, Envoy(self, ""))
-            if job["tracer"]:
-                ns[job["tracer"]] = Tracer(self)
-            for name, participants in job.get("barriers", {}).items():
-                ns[name] = Barrier(self, name, participants)
+                given[name] = (Nnsight(self) if path == "nnsight" else
+                               _imported(module["__builtins__"]["__import__"], path))
+            module.update(given)
+            self._define(job["definitions"], module)
+            if job.get("in_function"):
+                # The body binds the function's names: the module's
+                # definitions keep seeing the module's (`scale = -1` in the
+                # body is not a module function's `scale`).
+                ns = self.ns = dict(module)
+                ns.update({n: given[n] for n in job.get("function_names", ()) if n in given})
+                self._define(job.get("function_definitions", ()), ns)
             self.run_user([("\n" * (job["first_line"] - 1) + job["source"], job["file"])], ns)
         except _Unwind:
             pass
@@ -545,7 +560,8 @@ def format_user_traceback(exc, job):
     """The frames of the user's own code only (its file and definitions),
     with source lines from the plan: the same text in both tiers."""
     body = job["file"]
-    sources = {f"<definition {n}>": s.splitlines() for n, s in job["definitions"]}
+    sources = {f"<definition {n}>": s.splitlines()
+               for n, s in job["definitions"] + list(job.get("function_definitions", ()))}
     sources[body] = [""] * (job["first_line"] - 1) + job["source"].splitlines()
     out = ["Traceback (most recent call last):\n"]
     location = None

@@ -22,8 +22,8 @@ class Mediator:
     """One unit of user code the runtime runs against the model."""
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
-                 "free_imports", "free_types", "definitions", "source", "first_line", "modules",
-                 "raw")
+                 "free_imports", "free_types", "definitions", "function_definitions",
+                 "in_function", "function_names", "source", "first_line", "modules", "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
@@ -181,13 +181,24 @@ def _parse(data):
                                 f"{trace.receiver!r}; bind the model to a plain name "
                                 f"(model = {trace.receiver}) before the trace")
             med.modules = _need(m, "modules", list, mw, default=[])
-            med.definitions = []
+            # The body of a trace in a function binds that function's names:
+            # the module's definitions see the module's names alone.
+            med.in_function = _need(m, "in_function", bool, mw, default=False)
+            med.function_names = _strings(m, "function_names", mw)
+            if not set(med.function_names) <= set(med.free_names):
+                raise PlanError(f"{mw}.function_names: not all of them are free names")
+            med.definitions, med.function_definitions = [], []
             for di, d in enumerate(_need(m, "definitions", list, mw, default=[])):
                 dw = f"{mw}.definitions[{di}]"
                 if not isinstance(d, dict):
                     raise PlanError(f"{dw}: expected an object")
-                med.definitions.append((_name(_need(d, "name", str, dw), f"{dw}.name"),
-                                        _text(d, "source", dw)))
+                scope = _need(d, "scope", str, dw, default="module")
+                if scope not in ("module", "function") or (scope == "function" and
+                                                           not med.in_function):
+                    raise PlanError(f"{dw}.scope: {scope!r} is not 'module', or 'function' "
+                                    f"of a mediator in a function")
+                (med.function_definitions if scope == "function" else med.definitions).append(
+                    (_name(_need(d, "name", str, dw), f"{dw}.name"), _text(d, "source", dw)))
             med.source = _text(m, "source", mw)
             body = m.get("body_range") or m.get("range") or {}
             start = body.get("start", {}) if isinstance(body, dict) else {}

@@ -79,6 +79,32 @@ with model.trace(ids) as tracer:
 """
 
 
+# The module's names and those of the function around the trace, under the
+# same spellings.
+LAYERS = """\
+import torch
+
+scale = 2
+def ident(x):
+    return x
+eval = ident
+def g(x):
+    return x // scale
+def h(s):
+    return eval(s)
+
+def run(ids):
+    scale = -1
+    def local(x):
+        return x * scale
+    with model.trace(ids) as tracer:
+        eval = 0
+        del eval
+        q = g(torch.full((1,), 7)).save()
+        w = local(torch.ones(1)).save()
+        said = torch.tensor([len(h("text"))]).save()
+"""
+
 # The random module, imported both ways.
 RANDOM = """\
 import random
@@ -224,6 +250,15 @@ with model.trace(ids) as tracer:
         with self.assertRaisesRegex(ivc.PlanError, "'maybe' is not one of"):
             ivc.load_plan({"schema": "ivc-plan/v1", "traces": [
                 {"receiver": "model", "mediators": [{"source": "", "tier": "maybe"}]}]})
+        with self.assertRaisesRegex(ivc.PlanError, r"definitions\[0\].scope: 'function' is not"):
+            ivc.load_plan({"schema": "ivc-plan/v1", "traces": [
+                {"receiver": "model", "mediators": [{"source": "", "tier": "fast",
+                                                     "definitions": [{"name": "f", "source": "",
+                                                                      "scope": "function"}]}]}]})
+        with self.assertRaisesRegex(ivc.PlanError, "function_names: not all of them are free"):
+            ivc.load_plan({"schema": "ivc-plan/v1", "traces": [
+                {"receiver": "model", "mediators": [{"source": "", "tier": "fast",
+                                                     "function_names": ["n"]}]}]})
         # Unknown fields are ignored.
         p = ivc.load_plan({"schema": "ivc-plan/v1", "future": 1, "traces": [
             {"receiver": "model", "new": [], "mediators": [{"source": "x = 1\n", "tier": "fast",
@@ -264,12 +299,25 @@ with model.trace(ids) as tracer:
         plan = ivc.compile(AROUND, filename="around.py")
         m = plan.trace(0).mediators[0]
         self.assertEqual((m.tier, m.free_names), ("isolate", ["n", "torch"]))
-        self.assertEqual(sorted(n for n, _ in m.definitions), ["helper", "scale", "triple"])
+        self.assertEqual([n for n, _ in m.definitions], ["triple"])
+        self.assertEqual(sorted(n for n, _ in m.function_definitions), ["helper", "scale"])
+        self.assertEqual((m.in_function, m.function_names), (True, ["n"]))
         hostile = {"scale": -1, "n": 1.0}
         for tier in ("fast", "isolate"):
             r = self.rt.run(plan, self.model, [self.ids], hostile, tiers={0: tier})
             self.assertEqual(r["q"].item(), -2**62, tier)
             self.assertTrue(torch.equal(r["h"], r["logits"] * 6 + 1.0), tier)
+
+    def test_the_function_around_a_trace_keeps_its_names_apart_from_the_modules(self):
+        # As in Python: the module's helpers see the module's `scale` and
+        # `eval`, whatever `run` and its body bind under those names.
+        plan = ivc.compile(LAYERS, filename="layers.py")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(plan, self.model, [self.ids], tiers={0: tier})
+            self.assertEqual(r["q"].item(), 3, tier)  # 7 // the module's 2
+            self.assertEqual(r["w"].item(), -1, tier)  # times run's -1
+            self.assertEqual(r["said"].item(), 4, tier)  # ident("text"), not eval
 
     def test_random_draws_from_a_generator_of_the_mediators_own(self):
         # Seeded as torch's is: the same numbers in both tiers, and the

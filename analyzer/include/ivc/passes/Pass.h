@@ -45,6 +45,9 @@ struct Reason {
 struct Definition {
   std::string name;
   std::string source;
+  /// The function around the trace binds it, not the module: a runtime
+  /// runs it where the body runs, apart from the module's names.
+  bool inFunction = false;
 };
 
 /// Everything ivc learns about one mediator; the plan prints it.
@@ -66,6 +69,11 @@ struct MediatorFacts {
   /// of another kind.
   std::map<std::string, std::string> freeTypes;
   std::vector<Definition> definitions;
+  /// The body lies in a function: its names are that function's, which the
+  /// module's functions do not see.
+  bool inFunction = false;
+  /// The free names that are the function's, not the module's.
+  std::vector<std::string> functionNames;
 };
 
 /// Collects diagnostics once each, whichever mediator finds them.
