@@ -456,11 +456,25 @@ with model.trace("degrees and exponents of tensor functions"):
 
 
 def grow(base, times):
-    return base**times  # expected-remark {{'base**times' computes an integer whose size ivc cannot bound}}
+    return base**times  # expected-remark {{'base**times' computes an integer of up to 20000000000 bits}}
 
+
+def make(n):
+    block = torch.ones(n << 28)  # expected-remark {{'torch.ones(n << 28)' allocates a tensor of 805306368 elements}}
+
+    def keep(y):
+        return y
+
+    return keep
+
+
+# A helper's parameters are what its calls pass, a pinned constant's call
+# included (the runtime runs `reused = (make(3))` before the body).
+reused = make(3)
 
 with model.trace("in a helper"):
     huge = grow(2, 10**10)
+    same = reused(huge)
 
 
 # Items that hash alike make filling a set or dict quadratic in one C call:

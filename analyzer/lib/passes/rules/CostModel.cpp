@@ -212,14 +212,25 @@ bool reads(RuleContext &ctx, const Op *op, const Symbol *s, int &budget) {
 } // namespace
 
 Magnitude Sizer::ofBindings(const Op *name, int depth) {
-  // `n = 1` ... `n = 2**33`, `for n in [2**33]`, `(n := 2**33)`: the largest
-  // of what each binding makes, when every one is sized and none reads the
-  // name again (a counter's growth is judged where it compounds).
+  // `n = 1` ... `n = 2**33`, `for n in [2**33]`, `(n := 2**33)`, a
+  // parameter's arguments: the largest of what each binding makes, when
+  // every one is sized and none reads the name again (a counter's growth is
+  // judged where it compounds).
   const Symbol *s = symbolOf(ctx_, name);
   if (!s || s->bindings.empty() || s->bindings.size() > 8 || ctx_.values.fromCaller(name))
     return {};
   std::vector<const Op *> values;
   for (const Binding &b : s->bindings) {
+    // A parameter: what every call passes (`h = mk(3)`: 3).
+    if (b.kind == Binding::Kind::Param && b.site) {
+      size_t before = values.size();
+      if (!passedTo(ctx_, *b.site, values) ||
+          llvm::any_of(llvm::drop_begin(values, before), [](const Op *a) {
+            return !a || a->is(OpKind::Starred) || a->is(OpKind::KwSplat);
+          }))
+        return {};
+      continue;
+    }
     if (!b.path.empty() || !b.value)
       return {};
     if (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus)

@@ -65,47 +65,15 @@ bool chosenCall(RuleContext &ctx, const Op &call, int depth) {
 }
 
 /// Whether a call of the file's function gives its parameter `param` a
-/// chosen number: an argument at its position or by its name, or its
-/// default. Calls through other names (`map(f, ns)`) are not followed.
+/// chosen number (an unpacked `*xs` holding one included), or its default
+/// is one. Calls out of sight (`map(f, ns)`) are not followed.
 bool parameterChosen(RuleContext &ctx, const Op &param, int depth) {
-  if (chosen(ctx, param.operand(0), depth))
-    return true;
-  const Op *def = ctx.values.uses().userOf(&param);
-  if (!def || !def->is(OpKind::FunctionDef) || param.paramKind() == ParamKind::VarArgs ||
-      param.paramKind() == ParamKind::VarKeywords)
-    return false;
-  std::optional<size_t> position;
-  if (param.paramKind() != ParamKind::KeywordOnly) {
-    size_t i = 0;
-    for (const Op *o : def->operands) {
-      if (o == &param)
-        position = i;
-      else if (o && o->is(OpKind::Param))
-        ++i;
-    }
-  }
-  const ScopeTree &scopes = ctx.values.scopes();
-  const Symbol *f = scopes.resolve(def->text, scopes.enclosingScope(def)).symbol;
-  if (!f)
-    return false;
-  for (const Op *read : ctx.values.uses().readsOf(f)) {
-    const Op *call = ctx.values.uses().userOf(read);
-    if (!call || !call->is(OpKind::Call) || call->operand(0) != read)
-      continue;
-    const Op *arg = position ? argument(*call, *position, param.text)
-                             : keywordArgument(*call, param.text);
-    // An unpacked argument may hold anything: `f(*sizes)`.
-    bool unpacked = llvm::any_of(call->operands, [](const Op *a) {
-      return a && (a->is(OpKind::Starred) || a->is(OpKind::KwSplat));
-    });
-    if (chosen(ctx, arg, depth) ||
-        (unpacked && llvm::any_of(call->operands, [&](const Op *a) {
-           return a && (a->is(OpKind::Starred) || a->is(OpKind::KwSplat)) &&
-                  chosen(ctx, a->operand(0), depth);
-         })))
-      return true;
-  }
-  return false;
+  std::vector<const Op *> passed{param.operand(0)};
+  passedTo(ctx, param, passed);
+  return llvm::any_of(passed, [&](const Op *a) {
+    return a && chosen(ctx, a->is(OpKind::Starred) || a->is(OpKind::KwSplat) ? a->operand(0) : a,
+                       depth);
+  });
 }
 
 bool chosen(RuleContext &ctx, const Op *op, int depth) {

@@ -1,0 +1,54 @@
+//===- Parameters.cpp - What calls of the file's functions pass -----------===//
+//
+// A helper's parameter is whatever its calls pass. The cost rules follow a
+// parameter to those arguments when every use of the function is a direct
+// call of its name (`square(k)`); a function handed on (`map(square, ns)`)
+// is called out of sight.
+//
+//===----------------------------------------------------------------------===//
+#include "CostModel.h"
+
+namespace ivc::rules::cost {
+
+using namespace ir;
+
+bool passedTo(RuleContext &ctx, const Op &param, std::vector<const Op *> &out) {
+  const Op *def = ctx.values.uses().userOf(&param);
+  if (!def || !def->is(OpKind::FunctionDef) || param.paramKind() == ParamKind::VarArgs ||
+      param.paramKind() == ParamKind::VarKeywords)
+    return false;
+  std::optional<size_t> position;
+  if (param.paramKind() != ParamKind::KeywordOnly) {
+    size_t i = 0;
+    for (const Op *o : def->operands) {
+      if (o == &param)
+        position = i;
+      else if (o && o->is(OpKind::Param))
+        ++i;
+    }
+  }
+  const ScopeTree &scopes = ctx.values.scopes();
+  const Symbol *f = scopes.resolve(def->text, scopes.enclosingScope(def)).symbol;
+  if (!f || f->bindings.size() != 1)
+    return false;
+  for (const Op *read : ctx.values.uses().readsOf(f)) {
+    const Op *call = ctx.values.uses().userOf(read);
+    if (!call || !call->is(OpKind::Call) || call->operand(0) != read)
+      return false; // handed on
+    bool unpacked = false;
+    for (const Op *a : llvm::drop_begin(call->operands))
+      if (a && (a->is(OpKind::Starred) || a->is(OpKind::KwSplat))) {
+        unpacked = true;
+        out.push_back(a); // what it unpacks
+      }
+    const Op *arg = position ? argument(*call, *position, param.text)
+                             : keywordArgument(*call, param.text);
+    if (arg)
+      out.push_back(arg);
+    else if (!unpacked)
+      out.push_back(param.operand(0)); // the default, or null: none at all
+  }
+  return true;
+}
+
+} // namespace ivc::rules::cost
