@@ -67,6 +67,9 @@ with model.trace("torch: pools that divide, raw kernels, samplers that never ret
     d1 = torch.histogramdd(torch.ones(2, 3), bins=[])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
     s1 = torch.ones(2, 3).sum_to_size(-2**63)  # expected-remark {{uses 'torch.Tensor.sum_to_size' (raw-memory)}}
     c1 = torch.convolution(torch.ones(1, 1, 4, 4), torch.ones(1, 1, 4, 4), None, [1, 1], (1, 2**63 - 1), [1, 1], False, [0, 0], 1)  # expected-remark {{uses 'torch.convolution' (raw-memory)}}
+    r1 = torch.lstm_cell(torch.ones(1, 4), (torch.zeros(1, 3), torch.zeros(1, 3)), torch.ones(1, 4), torch.ones(1, 3))  # expected-remark {{uses 'torch.lstm_cell' (raw-memory)}}
+    r2 = torch.gru(torch.ones(5, 1, 4), torch.zeros(1, 1, 3), [torch.ones(1, 4), torch.ones(1, 3)], False, 1, 0.0, False, False, False)  # expected-remark {{uses 'torch.gru' (raw-memory)}}
+    r3 = torch.lu_unpack(torch.ones(2, 2), torch.ones(1000, 2, dtype=torch.int32))  # expected-remark {{uses 'torch.lu_unpack' (raw-memory)}}
     e1 = F.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="mean", padding_idx=2)  # expected-remark {{uses 'torch.nn.functional.embedding_bag(padding_idx=...)' (raw-memory)}}
     f1 = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=2**32)  # expected-remark {{uses 'torch.nn.functional.fold(kernel_size=...)' (raw-memory)}}
     d2 = torch.histogramdd(torch.ones(4, 4), bins=[3, 3])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
