@@ -299,7 +299,7 @@ with model.trace("sizes ivc now evaluates, factories of other names and numpy"):
     arr5 = np.random.gamma(1.0, 1.0, 2**31) + np.random.normal(0, 1, 8)  # expected-remark {{'np.random.gamma(1.0, 1.0, 2**31)' allocates a tensor of 2147483648 elements}}
     npvec = np.ones(2**15)
     arr3 = np.outer(npvec, npvec)  # expected-remark {{'np.outer(npvec, npvec)' makes a tensor of 1073741824 elements from its operands}}
-    p1 = F.pad(h, (0, 2**40))  # expected-remark {{'F.pad(h, (0, 2**40))' makes a tensor of 1099511627776 elements}}
+    p1 = F.pad(h, (0, 2**40))  # expected-remark {{'F.pad(h, (0, 2**40))' makes a tensor of 1099511627777 elements}}
     p2 = F.one_hot(torch.arange(2**16), 2**16)  # expected-remark {{makes a tensor of 8589934592 elements from its operands}}
     axis = torch.ones(2**15)
     p3 = torch.meshgrid(axis, axis)  # expected-remark {{'torch.meshgrid(axis, axis)' makes a tensor of 2147483648 elements}}
@@ -558,7 +558,7 @@ with model.trace("sizes given to functions that are no factories"):
     p1 = torch.ones(2**7, 2**7, 2**7, 2**6).nonzero()  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
     p2 = torch.zeros(2**24).unbind()  # expected-remark {{'torch.zeros(2**24).unbind()' makes 16777216 tensors}}
     p3 = list(torch.zeros(2**24))  # expected-remark {{makes 16777216 tensors}}
-    p4 = torch.zeros(2**27).tolist()  # expected-remark {{makes a Python object of each of 134217728 elements}}
+    p4 = torch.zeros(2**27).tolist()  # expected-remark {{makes 134217729 Python objects}}
     p5 = torch.diag(torch.ones(2**16))  # expected-remark {{makes a tensor of 4294967296 elements from a vector}}
     p6 = np.pad(np.ones(2), 2**31)  # expected-remark {{asks for pad_width of 2147483648}}
     p9 = torch.vander(h[0, 0, :1], N=2**31) + torch.special.multigammaln(h, p=2**18)  # expected-remark {{asks for N of 2147483648}} expected-remark {{asks for p of 262144}}
@@ -568,3 +568,27 @@ with model.trace("sizes given to functions that are no factories"):
     p7 = torch.zeros(64, 4096).unbind()[0] + torch.zeros(4096).split(64)[0].sum() + torch.diag(torch.ones(64)).sum() + len(torch.zeros(4096).tolist())
     z8 = h.tensor_split(3)[0] + torch.histc(h, bins=100) + F.interpolate(h, scale_factor=2.0) + torch.fft.rfft(h, n=1024).abs()
 
+
+
+# Kernels whose output grows with a padding, stride, scale or size: one
+# number stands for each spatial dimension. Distances, covariances and block
+# diagonals go as rows by rows; tolist makes a list of every row, and a split
+# along a named dimension as many tensors as it is long.
+with model.trace("arguments that grow kernels' outputs"):
+    h = model.transformer.h[0].output[0]
+    g1 = F.conv_transpose1d(h, torch.ones(8, 4, 3), stride=2**24)  # expected-remark {{asks for stride of 16777216 (at most 256 in the server's process)}}
+    g2 = F.conv2d(h.reshape(1, 8, 8, 8), torch.ones(8, 8, 1, 1), padding=6000)  # expected-remark {{asks for padding of 6000 in each of 2 dimensions, 36000000 in all}}
+    g3 = torch.constant_pad_nd(h, (2**28, 0))  # expected-remark {{'torch.constant_pad_nd(h, (2**28, 0))' makes a tensor of 268435457 elements}}
+    g4 = F.pad(h, (2**14, 0, 2**14, 0))  # expected-remark {{makes a tensor of 268468225 elements}}
+    g5 = F.interpolate(torch.ones(1, 1, 4, 4, 4), scale_factor=255)  # expected-remark {{asks for scale_factor of 255 in each of 3 dimensions, 16581375 in all}}
+    g6 = F.upsample(h, scale_factor=2**20)  # expected-remark {{asks for scale_factor of 1048576 in each of 3 dimensions}}
+    g7 = F.fold(torch.ones(1, 36, 1), (2**14, 2**14), 3, stride=2**14)  # expected-remark {{asks for output_size of 268435456}}
+    g8 = F.affine_grid(torch.ones(1, 2, 3), (1, 1, 2**15, 2**14))  # expected-remark {{asks for size of 536870912}}
+    g9 = torch.block_diag(torch.ones(2**15, 1), torch.ones(1, 2**15))  # expected-remark {{makes a tensor of 1073807361 elements}}
+    g10 = torch.cdist(torch.ones(2**15, 1), torch.ones(2**15, 1))  # expected-remark {{makes a tensor of 1073741824 elements}}
+    g11 = torch.cov(torch.ones(2**15, 2))  # expected-remark {{makes a tensor of 1073741824 elements}}
+    g12 = torch.zeros(2**26, 0).tolist()  # expected-remark {{makes 67108865 Python objects}}
+    g13 = torch.zeros(2**26, 0).unbind(0)  # expected-remark {{makes 67108864 tensors}}
+    g14 = torch.zeros(4, 2**26, 0).split(1, -2)  # expected-remark {{makes 67108864 tensors}}
+    fine = F.conv2d(h.reshape(1, 8, 8, 8), torch.ones(8, 8, 3, 3), padding=1) + F.interpolate(h.reshape(1, 8, 8, 8), scale_factor=2)[..., :8, :8]
+    near = torch.cdist(torch.ones(64, 8), torch.ones(32, 8)).sum() + F.pad(h, (1, 1)).sum() + torch.ones(4, 4).unbind(1)[0].sum()

@@ -23,6 +23,7 @@ struct SizeArgument {
   std::string_view keyword; // also accepted at `position` when >= 0
   int position;
   double limit; // the most the argument (a display: its product) may be
+  int dims = 1; // how many dimensions one number stands for (`padding=6000`)
 };
 
 constexpr double Elements = MaxTensorElements; // float32 elements in 1 GiB
@@ -43,6 +44,34 @@ constexpr SizeArgument SizeArguments[] = {
     {"torch.nn.functional.upsample", "size", 1, Elements},
     {"torch.nn.functional.upsample_nearest", "size", 1, Elements},
     {"torch.nn.functional.upsample_bilinear", "size", 1, Elements},
+    // A scale, stride, dilation or padding grows every spatial dimension: a
+    // number alone counts once for each (F.interpolate(t, scale_factor=255)
+    // of a 5-D t made 4 GB; F.conv2d(h, w, padding=6000) 4.6 GB).
+    {"torch.nn.functional.interpolate", "scale_factor", 2, 1 << 8, 3},
+    {"torch.nn.functional.upsample", "scale_factor", 2, 1 << 8, 3},
+    {"torch.nn.functional.upsample_nearest", "scale_factor", 2, 1 << 8, 3},
+    {"torch.nn.functional.upsample_bilinear", "scale_factor", 2, 1 << 8, 2},
+    {"torch.nn.functional.conv1d", "padding", 4, 1 << 16, 1},
+    {"torch.nn.functional.conv2d", "padding", 4, 1 << 16, 2},
+    {"torch.nn.functional.conv3d", "padding", 4, 1 << 16, 3},
+    {"torch.conv1d", "padding", 4, 1 << 16, 1},
+    {"torch.conv2d", "padding", 4, 1 << 16, 2},
+    {"torch.conv3d", "padding", 4, 1 << 16, 3},
+    {"torch.nn.functional.conv_transpose1d", "stride", 3, 1 << 8, 1},
+    {"torch.nn.functional.conv_transpose2d", "stride", 3, 1 << 8, 2},
+    {"torch.nn.functional.conv_transpose3d", "stride", 3, 1 << 8, 3},
+    {"torch.conv_transpose1d", "stride", 3, 1 << 8, 1},
+    {"torch.conv_transpose2d", "stride", 3, 1 << 8, 2},
+    {"torch.conv_transpose3d", "stride", 3, 1 << 8, 3},
+    {"torch.nn.functional.conv_transpose1d", "dilation", 7, 1 << 8, 1},
+    {"torch.nn.functional.conv_transpose2d", "dilation", 7, 1 << 8, 2},
+    {"torch.nn.functional.conv_transpose3d", "dilation", 7, 1 << 8, 3},
+    {"torch.conv_transpose1d", "dilation", 7, 1 << 8, 1},
+    {"torch.conv_transpose2d", "dilation", 7, 1 << 8, 2},
+    {"torch.conv_transpose3d", "dilation", 7, 1 << 8, 3},
+    {"torch.nn.functional.unfold", "padding", 3, 1 << 16, 2},
+    {"torch.nn.functional.fold", "output_size", 1, 1 << 24},
+    {"torch.nn.functional.affine_grid", "size", 1, Elements / 2},
     {"torch.nn.functional.adaptive_avg_pool1d", "output_size", 1, Elements},
     {"torch.nn.functional.adaptive_avg_pool2d", "output_size", 1, Elements},
     {"torch.nn.functional.adaptive_avg_pool3d", "output_size", 1, Elements},
@@ -55,7 +84,6 @@ constexpr SizeArgument SizeArguments[] = {
     {"torch.diag_embed", "offset", 1, 1 << 14},
     {"torch.vander", "N", 1, Elements},
     {"torch.linalg.vander", "N", -1, Elements},
-    {"torch.nn.functional.interpolate", "scale_factor", 2, 1 << 8},
     {"torch.fft.fftfreq", "n", 0, Elements},
     {"torch.fft.rfftfreq", "n", 0, Elements},
     {"numpy.histogram", "bins", 1, Wide},
@@ -102,8 +130,9 @@ std::optional<SizeArgument> transformLength(std::string_view q) {
   return std::nullopt;
 }
 
-/// What ivc evaluates `arg` to: a number, or a display's product.
-std::optional<double> amount(RuleContext &ctx, const Op *arg) {
+/// What ivc evaluates `arg` to: a number (to the power `dims`), or a
+/// display's product.
+std::optional<double> amount(RuleContext &ctx, const Op *arg, int dims) {
   if (chosenByInputs(ctx, arg))
     return HUGE_VAL;
   const Op *v = valueBehindNames(ctx, arg);
@@ -118,7 +147,7 @@ std::optional<double> amount(RuleContext &ctx, const Op *arg) {
     return n;
   }
   std::optional<double> x = numberValue(ctx, arg);
-  return x ? std::optional<double>(std::fabs(*x)) : std::nullopt;
+  return x ? std::optional<double>(std::pow(std::fabs(*x), dims)) : std::nullopt;
 }
 
 } // namespace
@@ -144,10 +173,16 @@ std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const Op &call, co
     int position = method && s.position >= 0 ? s.position - 1 : s.position;
     const Op *arg = position >= 0 ? argument(call, size_t(position), s.keyword)
                                   : keywordArgument(call, s.keyword);
-    if (std::optional<double> n = amount(ctx, arg); n && *n > s.limit)
-      return "asks for " + std::string(s.keyword) + " of " +
-             countText(*n) +
-             " (at most " + std::to_string(int64_t(s.limit)) + " in the server's process)";
+    std::optional<double> n = amount(ctx, arg, s.dims);
+    if (!n || *n <= s.limit)
+      continue;
+    // One number for several dimensions: say it, and what they make.
+    std::optional<double> one = s.dims > 1 ? numberValue(ctx, arg) : std::nullopt;
+    return "asks for " + std::string(s.keyword) + " of " +
+           (one ? countText(std::fabs(*one)) + " in each of " + std::to_string(s.dims) +
+                      " dimensions, " + countText(*n) + " in all"
+                : countText(*n)) +
+           " (at most " + std::to_string(int64_t(s.limit)) + " in the server's process)";
   }
   return std::nullopt;
 }

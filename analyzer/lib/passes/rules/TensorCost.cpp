@@ -425,13 +425,53 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   if (f == "nn.functional.interpolate") // at least the size asked for
     if (std::optional<std::vector<const Op *>> size = shapeOf(ctx, argument(call, 1, "size")))
       return product(ctx, *size);
-  if (f == "nn.functional.pad") { // at least the padding, whatever the input
+  if (isOneOf(f, {"nn.functional.pad", "constant_pad_nd"})) {
+    // At least the padding, whatever the input: pairs of widths, the last
+    // dimension's first, each pair growing its dimension by their sum.
     const Op *pad = argument(call, 1, "pad");
     std::optional<std::vector<const Op *>> widths = shapeOf(ctx, pad);
-    double n = 0;
-    for (const Op *w : widths ? *widths : std::vector<const Op *>{})
-      n += product(ctx, {w}).value_or(0);
-    return n > 0 ? std::optional<double>(n) : std::nullopt;
+    double n = 1;
+    bool any = false;
+    for (size_t i = 0; widths && i < widths->size(); i += 2) {
+      double grown = product(ctx, {(*widths)[i]}).value_or(0);
+      if (i + 1 < widths->size())
+        grown += product(ctx, {(*widths)[i + 1]}).value_or(0);
+      any |= grown > 0;
+      n *= std::max(grown, 0.0) + 1; // of a dimension of one element at least
+    }
+    return any ? std::optional<double>(n) : std::nullopt;
+  }
+  // Rows by rows: distances and covariances between every pair of rows, a
+  // block diagonal of every block's rows by every block's columns.
+  auto rows = [&](size_t i) -> std::optional<double> {
+    std::optional<std::vector<double>> shape =
+        i < operands.size() ? factoryShape(ctx, operands[i]) : std::nullopt;
+    if (!shape)
+      return std::nullopt;
+    return shape->size() >= 2 ? (*shape)[shape->size() - 2] : 1.0;
+  };
+  if (!self && f == "cdist")
+    if (std::optional<double> a = rows(0), b = rows(1); a && b)
+      return *a * *b;
+  if (f == "pdist")
+    if (std::optional<double> a = rows(0))
+      return *a * (*a - 1) / 2;
+  if (isOneOf(f, {"cov", "corrcoef"}))
+    if (std::optional<double> a = rows(0))
+      return *a * *a;
+  if (!self && f == "addr") // input + v1 outer v2
+    if (std::optional<double> a = sized(1), b = sized(2); a && b)
+      return *a * *b;
+  if (!self && f == "block_diag") {
+    double r = 0, c = 0;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      std::optional<std::vector<double>> shape = factoryShape(ctx, operands[i]);
+      if (!shape)
+        return std::nullopt;
+      r += shape->size() >= 2 ? (*shape)[0] : 1;
+      c += shape->empty() ? 1 : shape->back();
+    }
+    return r * c;
   }
   return std::nullopt;
 }
@@ -473,23 +513,39 @@ std::optional<std::string> piecesCost(RuleContext &ctx, const MethodCall &mc) {
   std::optional<std::vector<double>> shape = factoryShape(ctx, mc.self);
   if (!shape || shape->empty())
     return std::nullopt;
-  double rows = shape->front(), elements = 1;
-  for (double d : *shape)
+  double rows = shape->front(), elements = 1, lists = 0;
+  for (double d : *shape) {
+    lists += elements; // one list per item of the dimensions before
     elements *= d;
-  if (m == "tolist" && elements > double(MaxElements))
-    return "makes a Python object of each of " + elementsText(elements, 1);
+  }
+  // `tolist` makes a Python object of every element and a list of every
+  // row, empty ones included (`torch.zeros(2**26, 0).tolist()`).
+  if (m == "tolist" && elements + lists > double(MaxElements))
+    return "makes " + countText(elements + lists) + " Python objects";
   if (m == "diag" && shape->size() == 1 && rows * rows > MaxTensorElements)
     return "makes a tensor of " + elementsText(rows * rows, 1) + " from a vector";
+  // The dimension split: the first, the one named, or the longest when ivc
+  // cannot tell which.
+  auto along = [&](const Op *dim) {
+    if (!dim)
+      return rows;
+    std::optional<double> d = numberValue(ctx, dim);
+    double n = double(shape->size());
+    if (d && *d < 0)
+      *d += n;
+    return d && *d >= 0 && *d < n ? (*shape)[size_t(*d)]
+                                  : *std::max_element(shape->begin(), shape->end());
+  };
   std::optional<double> pieces;
-  if (m == "unbind" && !mc.arg(0, "dim"))
-    pieces = rows;
-  if (m == "split" && !mc.arg(1, "dim"))
+  if (m == "unbind")
+    pieces = along(mc.arg(0, "dim"));
+  if (m == "split")
     if (std::optional<double> size = numberValue(ctx, mc.arg(0, "split_size_or_sections"));
         size && *size >= 1)
-      pieces = std::ceil(rows / *size);
-  if (m == "chunk" && !mc.arg(1, "dim"))
+      pieces = std::ceil(along(mc.arg(1, "dim")) / *size);
+  if (m == "chunk")
     if (std::optional<double> n = numberValue(ctx, mc.arg(0, "chunks")))
-      pieces = std::min(*n, rows);
+      pieces = std::min(*n, along(mc.arg(1, "dim")));
   if (pieces && *pieces > double(1 << 16))
     return "makes " + countText(*pieces) + " tensors";
   return std::nullopt;
