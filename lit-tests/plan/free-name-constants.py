@@ -37,19 +37,18 @@ computed_scale = abs(int(input()))
 computed_width = int(input())
 steer = torch.randn(768)
 
-# Constants that name no function come first, those that do after the
-# functions they name.
+# Definitions come in source order, as Python runs the module.
 # CHECK:      "definitions": [
 # CHECK-NEXT:   {
-# CHECK-NEXT:     "name": "scale",
+# CHECK-NEXT:     "name": "logit_diff",
+# CHECK:          "name": "make_scale",
+# CHECK:          "name": "scale",
 # CHECK-NEXT:     "source": "scale = (2)\n"
-# CHECK-DAG:      "name": "width",
-# CHECK-DAG:      "source": "LAYERS = ([2, 4])\n"
-# CHECK-DAG:      "source": "n_layers = (len(LAYERS) + LAYERS[0] * 2)\n"
-# CHECK-DAG:      "name": "logit_diff",
-# CHECK-DAG:      "name": "make_scale",
-# CHECK-DAG:      "source": "halve = (make_scale(0.5))\n"
-# CHECK-DAG:      "source": "METRICS = ({\"ld\": logit_diff, \"relu\": torch.relu})\n"
+# CHECK:          "name": "width",
+# CHECK:          "source": "LAYERS = ([2, 4])\n"
+# CHECK:          "source": "METRICS = ({\"ld\": logit_diff, \"relu\": torch.relu})\n"
+# CHECK:          "source": "halve = (make_scale(0.5))\n"
+# CHECK:          "source": "n_layers = (len(LAYERS) + LAYERS[0] * 2)\n"
 # CHECK:      "free_names": [
 # CLOSURE: "name": "make_scale",
 # CLOSURE: "name": "halve",

@@ -29,11 +29,11 @@ except ImportError:
 # runtime runs the body and them apart from the module's names.
 # CHECK:      "definitions": [
 # CHECK-NEXT:   {
-# CHECK-NEXT:     "name": "scale",
+# CHECK-NEXT:     "name": "triple",
+# CHECK:          "name": "shift",
+# CHECK:          "name": "scale",
 # CHECK-NEXT:     "scope": "function",
 # CHECK-NEXT:     "source": "scale = (2)\n"
-# CHECK-DAG:      "name": "triple",
-# CHECK-DAG:      "name": "shift",
 # CHECK:          "name": "helper",
 # CHECK-NEXT:     "scope": "function",
 # CHECK-NEXT:     "source": "def helper(x):\n    return x * scale + n\n"

@@ -3,7 +3,7 @@
 // So that a runtime can execute a mediator without the original file, the plan
 // lists the names the body reads but does not bind (the caller supplies their
 // values) and the source of every function, class and lambda it reaches,
-// callees first. A free name the file binds once, outside the mediators, to a
+// in source order. A free name the file binds once, outside the mediators, to a
 // constant (`scale = 2`, `LAYERS = [2, 4]`, `halve = make_scale(0.5)`) is a
 // definition too: the verdict may rest on that value, so the runtime binds
 // it, not the caller. Free names the caller supplies come with the kind the
@@ -70,38 +70,34 @@ public:
   std::string_view name() const override { return "plan-facts"; }
 
   void run(MediatorContext &ctx) override {
-    constants_.clear();
+    placed_.clear();
     const CodeUnit &body = ctx.code.units.front();
     ctx.facts.inFunction = inFunction(body, ctx.mediator.withOp);
     freeNames(ctx);
-    // Constants that name no function first (a def's defaults may read
-    // them), then functions and classes, then constants that name them.
-    ctx.facts.definitions.clear();
-    placeConstants(ctx, false);
     definitions(ctx);
-    placeConstants(ctx, true);
+    // In source order, as Python runs the module (a def's defaults and a
+    // constant's call read what comes before them); other files' first.
+    std::stable_sort(placed_.begin(), placed_.end(), [&](const Placed &a, const Placed &b) {
+      bool aMain = a.file == &ctx.mainFile, bMain = b.file == &ctx.mainFile;
+      if (aMain != bMain)
+        return bMain;
+      if (a.file != b.file)
+        return a.file->path() < b.file->path();
+      return a.offset < b.offset;
+    });
+    ctx.facts.definitions.clear();
+    for (Placed &p : placed_)
+      ctx.facts.definitions.push_back(std::move(p.definition));
   }
 
 private:
-  /// The pinned constants the mediator reads, as definitions, with the
-  /// pinned constants each names and whether it names a function or class
-  /// (itself or through those).
-  struct Constant {
+  /// A definition and where its source begins.
+  struct Placed {
     Definition definition;
-    std::vector<std::string> needs;
-    bool namesDefinition = false;
-    bool placed = false;
+    const SourceFile *file;
+    uint32_t offset;
   };
-  std::vector<Constant> constants_;
-
-  /// The constant of that name, the function's before the module's.
-  Constant *constantNamed(std::string_view name) {
-    Constant *found = nullptr;
-    for (Constant &c : constants_)
-      if (c.definition.name == name && (!found || c.definition.inFunction))
-        found = &c;
-    return found;
-  }
+  std::vector<Placed> placed_;
 
   /// Whether the function around the trace, not the module, binds what `op`
   /// is or defines.
@@ -110,59 +106,18 @@ private:
     return s && s->kind == ScopeKind::Function;
   }
 
-  bool namesDefinition(Constant &c, int depth = 0) {
-    if (c.namesDefinition || depth > 16)
-      return c.namesDefinition;
-    for (const std::string &n : c.needs)
-      if (Constant *d = constantNamed(n); d && namesDefinition(*d, depth + 1))
-        return true;
-    return false;
-  }
-
-  void place(MediatorContext &ctx, Constant &c, int depth = 0) {
-    if (c.placed || depth > 16)
-      return;
-    c.placed = true;
-    for (const std::string &n : c.needs)
-      if (Constant *d = constantNamed(n))
-        place(ctx, *d, depth + 1);
-    ctx.facts.definitions.push_back(c.definition);
-  }
-
-  void placeConstants(MediatorContext &ctx, bool naming) {
-    for (Constant &c : constants_)
-      if (namesDefinition(c) == naming)
-        place(ctx, c);
-  }
-
-  /// Records a pinned constant `name = value` the mediator reads.
-  void addConstant(const CodeUnit &unit, const SourceFile &file, const Symbol &s,
-                   const Op *value) {
+  /// Records a pinned constant `name = value` the mediator reads, once for
+  /// the module and once for the function around the trace.
+  void addConstant(const SourceFile &file, const Symbol &s, const Op *value) {
     bool local = s.scope && s.scope->kind == ScopeKind::Function;
-    for (const Constant &c : constants_)
-      if (c.definition.name == s.name && c.definition.inFunction == local)
+    for (const Placed &p : placed_)
+      if (p.definition.name == s.name && p.definition.inFunction == local)
         return;
-    Constant c;
-    c.definition = {std::string(s.name),
-                    std::string(s.name) + " = (" + std::string(file.slice(value->range)) + ")\n",
-                    local};
-    std::vector<const Op *> stack{value};
-    while (!stack.empty()) {
-      const Op *op = stack.back();
-      stack.pop_back();
-      if (op->is(OpKind::Name)) {
-        const Symbol *s = unit.context->scopes->resolve(op).symbol;
-        if (s && s->bindings.size() == 1 && (s->bindings[0].kind == Binding::Kind::Function ||
-                                             s->bindings[0].kind == Binding::Kind::Class))
-          c.namesDefinition = true;
-        else if (s && unit.context->values->pinnedConstant(*s))
-          c.needs.emplace_back(op->text);
-      }
-      for (const Op *o : op->operands)
-        if (o)
-          stack.push_back(o);
-    }
-    constants_.push_back(std::move(c));
+    placed_.push_back(
+        {{std::string(s.name),
+          std::string(s.name) + " = (" + std::string(file.slice(value->range)) + ")\n", local},
+         &file,
+         value->range.begin.offset});
   }
 
   /// The name ops that start a dotted receiver in the body (`self` of
@@ -211,12 +166,16 @@ private:
         if (body && r.symbol && values.boundWithin(*r.symbol, m.bodyRange))
           return; // bound in the body
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
-          return addConstant(unit, ctx.fileOf(unit), *r.symbol, value);
-        if (r.symbol && ValueAnalysis::boundToDefinitions(*r.symbol))
-          return; // a definition
-        for (const Value &v : values.valuesOf(op))
+          return addConstant(ctx.fileOf(unit), *r.symbol, value);
+        bool namesCode = false;
+        for (const Value &v : values.valuesOf(op)) {
           if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer)
             return; // the model or the tracer
+          namesCode |= v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass ||
+                       v.kind == ValueKind::Lambda;
+        }
+        if (namesCode && r.symbol && ValueAnalysis::boundToDefinitions(*r.symbol))
+          return; // a definition
         names.emplace_back(op->text);
         if (r.symbol && r.symbol->scope && r.symbol->scope->kind == ScopeKind::Function)
           functionNames.emplace_back(op->text);
@@ -238,9 +197,7 @@ private:
   }
 
   void definitions(MediatorContext &ctx) {
-    // Units are discovered breadth-first from the body; callees come later,
-    // so the reverse order defines callees first.
-    for (size_t i = ctx.code.units.size(); i-- > 1;) {
+    for (size_t i = 1; i < ctx.code.units.size(); ++i) {
       const CodeUnit &u = ctx.code.units[i];
       bool lambda = u.kind == CodeUnit::Kind::Lambda;
       const Op *stmt = lambda ? statementOf(u.op) : u.op;
@@ -250,8 +207,10 @@ private:
         continue;
       const SourceFile &file = ctx.fileOf(u);
       std::string name(lambda ? stmt->operand(0)->text : u.op->text);
-      ctx.facts.definitions.push_back({name, dedent(file.slice(stmt->range), stmt->range.begin.column),
-                                       inFunction(u, stmt)});
+      placed_.push_back({{name, dedent(file.slice(stmt->range), stmt->range.begin.column),
+                          inFunction(u, stmt)},
+                         &file,
+                         stmt->range.begin.offset});
     }
   }
 };

@@ -105,6 +105,24 @@ def run(ids):
         said = torch.tensor([len(h("text"))]).save()
 """
 
+# Defaults and redefinitions, which only source order gets right.
+ORDER = """\
+import torch
+
+def ident(x):
+    return x
+eval = ident
+def g(x, f=eval):
+    return f(x)
+def k():
+    return 1
+def k():
+    return 2
+
+with model.trace(ids) as tracer:
+    said = torch.tensor([len(g("text")), k()]).save()
+"""
+
 # The random module, imported both ways.
 RANDOM = """\
 import random
@@ -284,7 +302,7 @@ with model.trace(ids) as tracer:
         self.assertEqual(m.tier, "fast")
         self.assertEqual(m.free_names, ["torch"])
         self.assertEqual([n for n, _ in m.definitions],
-                         ["scale", "make_scale", "double", "METRICS", "width", "halve"])
+                         ["double", "make_scale", "scale", "METRICS", "halve", "width"])
         hostile = {"scale": -1, "METRICS": {"double": 1}, "halve": 3, "width": 2**40}
         for tier in ("fast", "isolate"):
             r = self.rt.run(plan, self.model, [self.ids], hostile, tiers={0: tier})
@@ -318,6 +336,14 @@ with model.trace(ids) as tracer:
             self.assertEqual(r["q"].item(), 3, tier)  # 7 // the module's 2
             self.assertEqual(r["w"].item(), -1, tier)  # times run's -1
             self.assertEqual(r["said"].item(), 4, tier)  # ident("text"), not eval
+
+    def test_definitions_run_in_source_order(self):
+        # As Python runs the module: a default reads the constant above it,
+        # and the later of two defs of one name is the one called.
+        plan = ivc.compile(ORDER, filename="order.py")
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(plan, self.model, [self.ids], tiers={0: tier})
+            self.assertEqual(r["said"].tolist(), [4, 2], tier)
 
     def test_random_draws_from_a_generator_of_the_mediators_own(self):
         # Seeded as torch's is: the same numbers in both tiers, and the
