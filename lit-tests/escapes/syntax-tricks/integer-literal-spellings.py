@@ -20,4 +20,4 @@ with model.trace("The Eiffel Tower is in"):
 with model.trace("The Eiffel Tower is in"):
     u = chr(0o137)
     fmt = "{0." + u + u + "globals" + u + u + "[torch].os.environ}"
-    env = nnsight.save(fmt.format(F.max_pool2d))  # expected-error {{'__globals__'}}
+    env = nnsight.save(fmt.format(F.relu))  # expected-error {{'__globals__'}}

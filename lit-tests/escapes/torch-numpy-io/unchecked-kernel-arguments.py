@@ -70,6 +70,8 @@ with model.trace("torch: pools that divide, raw kernels, samplers that never ret
     r1 = torch.lstm_cell(torch.ones(1, 4), (torch.zeros(1, 3), torch.zeros(1, 3)), torch.ones(1, 4), torch.ones(1, 3))  # expected-remark {{uses 'torch.lstm_cell' (raw-memory)}}
     r2 = torch.gru(torch.ones(5, 1, 4), torch.zeros(1, 1, 3), [torch.ones(1, 4), torch.ones(1, 3)], False, 1, 0.0, False, False, False)  # expected-remark {{uses 'torch.gru' (raw-memory)}}
     r3 = torch.lu_unpack(torch.ones(2, 2), torch.ones(1000, 2, dtype=torch.int32))  # expected-remark {{uses 'torch.lu_unpack' (raw-memory)}}
+    p1 = F.max_pool1d(torch.ones(1, 4, 8), 3, dilation=2**62)  # expected-remark {{uses 'torch.nn.functional.max_pool1d(dilation=...)' (raw-memory)}}
+    p2 = torch.max_pool2d(torch.ones(1, 1, 8, 8), 2, 2**40)  # expected-remark {{uses 'torch.max_pool2d(stride=...)' (raw-memory)}}
     e1 = F.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="mean", padding_idx=2)  # expected-remark {{uses 'torch.nn.functional.embedding_bag(padding_idx=...)' (raw-memory)}}
     f1 = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=2**32)  # expected-remark {{uses 'torch.nn.functional.fold(kernel_size=...)' (raw-memory)}}
     d2 = torch.histogramdd(torch.ones(4, 4), bins=[3, 3])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
@@ -96,4 +98,5 @@ with model.trace("their safe forms stay FAST"):
     pooled = F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=2) + F.avg_pool2d(torch.ones(1, 1, 2, 2), 1, divisor_override=None)
     rounded = np.round(np.ones(3), -2) + np.ones(3).round(2) + round(1.2345, 2) + np.trace(np.ones((2, 2)), 1) + torch.ones(2, 2).trace()
     convolved = F.conv1d(torch.randn(1, 4, 5), torch.randn(4, 1, 1), groups=4).sum() + F.max_pool1d(torch.randn(1, 2, 4), 2).sum()
+    pooled2 = F.max_pool2d(torch.randn(1, 1, 4, 4), (2, 2), stride=None, padding=1, dilation=1).sum()
     y = h.save()

@@ -23,7 +23,8 @@ namespace {
 /// is the raw kernel, positioned otherwise.)
 bool alsoInTorch(std::string_view f) {
   return isOneOf(f, {"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-                     "conv_transpose3d", "pixel_shuffle", "pixel_unshuffle", "max_pool1d"});
+                     "conv_transpose3d", "pixel_shuffle", "pixel_unshuffle", "max_pool1d",
+                     "max_pool2d", "max_pool3d", "max_pool1d_with_indices"});
 }
 
 struct UnsafeArgument {
@@ -69,6 +70,35 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.nn.functional.conv_transpose2d", "groups", 6, "small-int", "raw-memory"},
     {"torch.nn.functional.conv_transpose3d", "groups", 6, "small-int", "raw-memory"},
     {"torch.nn.functional.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
+    // A max pool's output length (L + 2p - d(k - 1) - 1) / s + 1 wraps in
+    // int64 for a dilation of 2^62, and the kernel reads far outside its
+    // input (SIGSEGV, torch 1.13): strides, paddings and dilations too.
+    {"torch.nn.functional.max_pool2d", "kernel_size", 1, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool3d", "kernel_size", 1, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool1d", "stride", 2, "small-ints-or-none", "raw-memory"},
+    {"torch.nn.functional.max_pool2d", "stride", 2, "small-ints-or-none", "raw-memory"},
+    {"torch.nn.functional.max_pool3d", "stride", 2, "small-ints-or-none", "raw-memory"},
+    {"torch.nn.functional.max_pool1d", "padding", 3, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool2d", "padding", 3, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool3d", "padding", 3, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool1d", "dilation", 4, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool2d", "dilation", 4, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool3d", "dilation", 4, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool1d_with_indices", "kernel_size", 1, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool1d_with_indices", "stride", 2, "small-ints-or-none",
+     "raw-memory"},
+    {"torch.nn.functional.max_pool1d_with_indices", "padding", 3, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool1d_with_indices", "dilation", 4, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool2d_with_indices", "kernel_size", 1, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool2d_with_indices", "stride", 2, "small-ints-or-none",
+     "raw-memory"},
+    {"torch.nn.functional.max_pool2d_with_indices", "padding", 3, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool2d_with_indices", "dilation", 4, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool3d_with_indices", "kernel_size", 1, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool3d_with_indices", "stride", 2, "small-ints-or-none",
+     "raw-memory"},
+    {"torch.nn.functional.max_pool3d_with_indices", "padding", 3, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool3d_with_indices", "dilation", 4, "small-ints", "raw-memory"},
     // An average pool divides integer sums by divisor_override: -1 traps on
     // the minimum (SIGFPE), as integer division does.
     {"torch.nn.functional.avg_pool2d", "divisor_override", 6, "positive-small-int",
@@ -131,7 +161,8 @@ constexpr UnsafeArgument UnsafeArguments[] = {
 /// by number), or an integer ivc sizes under 2^16 (`small-int`), under 2^16
 /// in magnitude (`small-signed`), or from 1 to 2^16 - 1, or None
 /// (`positive-small-int`), such an int or a display of them (`small-ints`),
-/// or a string (`small-ints-or-str`), a count of at least 1 (`count`), a
+/// or None (`small-ints-or-none`), or a string (`small-ints-or-str`), a
+/// count of at least 1 (`count`), a
 /// known string other than X (`not X`), `"raise"` or `"clip"`
 /// (`raise-or-clip`), an integer from 0 to 64 (`order`), or None, a number
 /// or a non-empty display (`items-or-none`).
@@ -155,6 +186,8 @@ bool isSafeForm(RuleContext &ctx, const Op *arg, std::string_view safe) {
     std::optional<int64_t> v = cost::Sizer(ctx).of(arg).value;
     return v && *v >= 1;
   }
+  if (safe == "small-ints-or-none") // `stride=None`: the kernel's size
+    return arg->is(OpKind::None) || isSafeForm(ctx, arg, "small-ints");
   if (safe == "small-ints-or-str") // `padding="same"`
     return knownString(ctx, arg) || isSafeForm(ctx, arg, "small-ints");
   if (safe.starts_with("not ")) // a known string other than the one named
