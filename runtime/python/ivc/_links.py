@@ -7,7 +7,9 @@ break the protocol) is raised as the matching ivc error; the interleaver
 then fails that mediator and carries on with the others.
 """
 
+import atexit
 import queue
+import sys
 import threading
 import time
 
@@ -46,6 +48,8 @@ class _FastThreads:
         self._idle = []
         self._lock = threading.Lock()
         self._keep = keep
+        self._busy = 0
+        self._quiet = threading.Condition(self._lock)
 
     def run(self, fn):
         with self._lock:
@@ -59,15 +63,40 @@ class _FastThreads:
     def _loop(self, q):
         while True:
             fn = q.get()
-            if not fn() or not _modes_at_rest():
+            with self._lock:
+                self._busy += 1
+            try:
+                kept = fn() and _modes_at_rest()
+            finally:
+                with self._lock:
+                    self._busy -= 1
+                    self._quiet.notify_all()
+            if not kept:
                 return
             with self._lock:
                 if len(self._idle) >= self._keep:
                     return
                 self._idle.append(q)
 
+    def drain(self, grace_s):
+        """Waits, up to `grace_s`, for mediators still running, abandoned ones
+        included. At interpreter exit a daemon thread that comes back from a
+        C call (a mediator abandoned inside a long torch op) is ended by
+        CPython with a forced unwind, which torch's noexcept frames turn
+        into std::terminate: the process would abort instead of exiting."""
+        deadline = time.monotonic() + grace_s
+        with self._lock:
+            while self._busy and time.monotonic() < deadline:
+                self._quiet.wait(deadline - time.monotonic())
+            if self._busy:
+                print(f"ivc: {self._busy} FAST mediator(s) still in a call at exit",
+                      file=sys.stderr)
+
 
 _threads = _FastThreads()
+# atexit handlers run before the interpreter starts ending daemon threads.
+_EXIT_GRACE_S = 30.0
+atexit.register(_threads.drain, _EXIT_GRACE_S)
 
 # FAST turns, process-wide: while a FAST mediator runs, its random generator
 # state is installed as torch's (CPU) default one. Runs on other models in

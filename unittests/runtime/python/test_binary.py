@@ -53,6 +53,22 @@ EXIT_WHILE_WAITING = textwrap.dedent("""
 """)
 
 
+# A FAST mediator abandoned inside a long torch call when the program exits:
+# were the interpreter finalizing when the call returns, CPython would end
+# the thread with an unwind that torch's noexcept frames turn into
+# std::terminate. The runtime waits for such calls at exit instead.
+EXIT_DURING_A_CALL = textwrap.dedent('''
+    import torch, ivc
+    from plans import mediator, plan
+    from tiny_gpt import TinyGPT, tokens
+    rt = ivc.Runtime(fast_timeout_s=0.2)
+    p = plan(mediator("h = model.transformer.h[0].output[0]\\nx = torch.ones(2**26).sort()\\n",
+                      free_names=["torch"]))
+    r = rt.run(p, TinyGPT(), [tokens()], {"torch": torch}, raise_errors=False)
+    assert isinstance(r.mediators[0].error, ivc.MediatorTimeout), r.mediators[0].error
+''')
+
+
 class InterpreterExit(unittest.TestCase):
     def test_threads_waiting_in_the_module_do_not_abort_the_exit(self):
         for _ in range(12):
@@ -60,6 +76,16 @@ class InterpreterExit(unittest.TestCase):
                                   capture_output=True, text=True, timeout=60)
             self.assertEqual(done.returncode, 0, done.stderr)
             self.assertEqual(done.stderr, "")
+
+    def test_a_mediator_abandoned_in_a_call_does_not_abort_the_exit(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [here, os.environ.get("PYTHONPATH", "")]))
+        for _ in range(4):
+            done = subprocess.run([sys.executable, "-c", EXIT_DURING_A_CALL], env=env,
+                                  capture_output=True, text=True, timeout=120)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertNotIn("terminate", done.stderr)
 
 
 if __name__ == "__main__":
