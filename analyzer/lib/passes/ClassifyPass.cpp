@@ -41,6 +41,7 @@ public:
       RuleContext ctx{m, unit, *unit.context->values, passed, annotations, memo_};
       m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
     }
+    checkSharedNames(m);
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {
       const Reason &first = *std::find_if(m.facts.reasons.begin(), m.facts.reasons.end(),
                                           [](const Reason &r) { return r.tier == Tier::Isolate; });

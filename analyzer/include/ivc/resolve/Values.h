@@ -130,6 +130,9 @@ public:
   /// Whether every binding of `s` is a def, a class or `name = lambda ...`:
   /// what a plan's definitions bind, under that name.
   static bool boundToDefinitions(const Symbol &s);
+  /// Names a runtime binds itself: the receiver, the tracer, modules by
+  /// their own names, `nnsight`.
+  bool boundByRuntime(const Symbol &s);
   /// Whether `s` has a binding inside `range` (a mediator's body).
   bool boundWithin(const Symbol &s, const SourceRange &range);
   /// The values a function or lambda of this module returns.
@@ -156,9 +159,6 @@ private:
   bool constantValue(const ir::Op *op, int depth, int &budget);
   bool allowedImport(const Symbol &s);
   bool decideFromCaller(const ir::Op *nameRead);
-  /// Names a runtime binds before the definitions: the receiver, the tracer,
-  /// modules by their own names, `nnsight`.
-  bool boundByRuntime(const Symbol &s);
 
   const ir::Module &module_;
   const SourceFile &source_;

@@ -97,6 +97,9 @@ const ir::Op *valueBehindNames(RuleContext &ctx, const ir::Op *op);
 
 // References.cpp
 void checkName(ir::Op &op, RuleContext &ctx);
+/// ISOLATE when one name stands for two variables a runtime cannot keep
+/// apart (Namespaces.cpp).
+void checkSharedNames(MediatorContext &m);
 void checkAttribute(ir::Op &op, RuleContext &ctx);
 // Calls.cpp
 void checkCall(ir::Op &op, RuleContext &ctx);
