@@ -592,3 +592,13 @@ with model.trace("arguments that grow kernels' outputs"):
     g14 = torch.zeros(4, 2**26, 0).split(1, -2)  # expected-remark {{makes 67108864 tensors}}
     fine = F.conv2d(h.reshape(1, 8, 8, 8), torch.ones(8, 8, 3, 3), padding=1) + F.interpolate(h.reshape(1, 8, 8, 8), scale_factor=2)[..., :8, :8]
     near = torch.cdist(torch.ones(64, 8), torch.ones(32, 8)).sum() + F.pad(h, (1, 1)).sum() + torch.ones(4, 4).unbind(1)[0].sum()
+
+
+# list(), tuple() and sorted() of what ivc sizes, and a spread into a
+# display, keep the size, so chained repetitions add up.
+with model.trace("sizes kept through list()"):
+    listed = list(range(2**16)) * 16
+    listed16 = listed * 16
+    listed256 = listed16 * 16  # expected-remark {{'listed16 * 16' makes a sequence of 268435456 items}}
+    spread = [*range(2**20)] * 2**8  # expected-remark {{makes a sequence of 268435456 items}}
+    small = tuple("ab") * 4 + list(range(8))[:2] * 2

@@ -5,6 +5,40 @@ namespace ivc::rules::cost {
 
 using namespace ir;
 
+/// Whether `call` is `list(x)`, `tuple(x)` or `sorted(x)`: a sequence of
+/// x's items.
+static bool isListing(RuleContext &ctx, const Op &call) {
+  const ValueSet &callee = ctx.valuesOf(call.operand(0));
+  return call.operands.size() == 2 && !callee.empty() &&
+         llvm::all_of(callee, [](const Value &v) {
+           return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple", "sorted"});
+         });
+}
+
+/// Whether `op` is made of sequences: a display, `list(x)`, or a `*` or
+/// `+` of one, through names bound once (`b = list(r) * 16; c = b * 16`).
+static bool madeOfSequences(RuleContext &ctx, const Op *op, int depth) {
+  if (!op || depth > 8)
+    return false;
+  switch (op->kind) {
+  case OpKind::List: case OpKind::Tuple: case OpKind::Str: case OpKind::Bytes:
+  case OpKind::ListComp:
+    return true;
+  case OpKind::Call:
+    return isListing(ctx, *op);
+  case OpKind::Name: {
+    const Op *v = op->ctx == Ctx::Load ? onlyAssignedValue(ctx, op) : nullptr;
+    return v && v != op && madeOfSequences(ctx, v, depth + 1);
+  }
+  case OpKind::BinaryOp:
+    return (op->text == "*" || op->text == "+") &&
+           (madeOfSequences(ctx, op->operand(0), depth + 1) ||
+            madeOfSequences(ctx, op->operand(1), depth + 1));
+  default:
+    return false;
+  }
+}
+
 bool isSequence(RuleContext &ctx, const Op *op) {
   if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
              op->is(OpKind::List) || op->is(OpKind::Tuple) || op->is(OpKind::ListComp)))
@@ -24,6 +58,10 @@ bool isSequence(RuleContext &ctx, const Op *op) {
     }
     return any;
   }
+  if (op && op->is(OpKind::Call) && isListing(ctx, *op))
+    return true;
+  if (madeOfSequences(ctx, op, 0))
+    return true;
   const ValueSet &vs = ctx.valuesOf(op);
   return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
     return v.kind == ValueKind::Str || v.kind == ValueKind::Container;
@@ -61,8 +99,16 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
     Extent e;
     for (size_t i = 0; i < op->operands.size(); ++i) {
       const Op *item = op->operand(i);
-      if (!item || item->is(OpKind::Starred))
+      if (!item)
         return std::nullopt;
+      if (item->is(OpKind::Starred)) { // `[*range(n)]`: each item it spreads
+        std::optional<double> k = iterableLength(ctx_, item->operand(0));
+        if (!k)
+          return std::nullopt;
+        e.length += *k;
+        e.reach += *k;
+        continue;
+      }
       std::optional<Extent> inner = of(item, depth + 1);
       e.length += 1;
       e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
@@ -72,6 +118,12 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   }
   case OpKind::BinaryOp: return ofBinary(*op, depth);
   case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
+  case OpKind::Call: { // `list(range(n))`, `tuple(s)`: one item each
+    if (!isListing(ctx_, *op))
+      return std::nullopt;
+    std::optional<double> n = iterableLength(ctx_, op->operand(1));
+    return n ? std::optional<Extent>(Extent{*n, *n}) : std::nullopt;
+  }
   case OpKind::ListComp: return ofComprehension(*op, depth);
   default: return std::nullopt;
   }
