@@ -44,3 +44,29 @@ def run(n, s):
         m = torch.ones(int(h.sum().item()) % 4)
         p = torch.arange(h.size(1)).save()
         q = noise(768) + noise(d=h.shape[-1], scale=0.5)
+
+
+# Through augmented assignments, `or`, containers, methods of the caller's
+# values, a tensor given as a size, a default, a `*args` helper and a name
+# the file never binds (the caller's too).
+def more(n, cfg):
+    def mk(m=n):
+        return torch.zeros(m)  # expected-remark {{Function 'mk' is too costly to run in the server's process: 'torch.zeros(m)' allocates a tensor of a size the inputs choose}}
+
+    def spread(*ms):
+        return torch.ones(ms[0])  # expected-remark {{Function 'spread' is too costly to run in the server's process: 'torch.ones(ms[0])' allocates a tensor of a size the inputs choose}}
+
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        m = 1
+        m *= n
+        a = torch.zeros(m)  # expected-remark {{'torch.zeros(m)' allocates a tensor of a size the inputs choose}}
+        b = torch.zeros(n or 1)  # expected-remark {{'torch.zeros(n or 1)' allocates}}
+        c = torch.zeros({"a": n}["a"])  # expected-remark {{allocates a tensor of a size the inputs choose}}
+        d = torch.zeros(cfg.get("n"))  # expected-remark {{allocates a tensor of a size the inputs choose}}
+        e = torch.zeros(next(iter(cfg)))  # expected-remark {{allocates a tensor of a size the inputs choose}}
+        f = torch.zeros(h.abs().sum().long())  # expected-remark {{allocates a tensor of a size the inputs choose}}
+        g = torch.zeros(unbound)  # expected-remark {{'torch.zeros(unbound)' allocates a tensor of a size the inputs choose}}
+        k = mk() + spread(n)
+        written = [2**29]
+        w = torch.zeros(written[0])  # expected-remark {{'torch.zeros(written[0])' allocates a tensor of 536870912 elements}}

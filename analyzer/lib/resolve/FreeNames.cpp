@@ -241,6 +241,23 @@ bool ValueAnalysis::fromCaller(const Op *nameRead) {
   return known;
 }
 
+/// Whether `op` is evaluated by a def or class statement (a default, a
+/// decorator, a base): where the plan runs that definition.
+static bool headerOfDefinition(const Op *op) {
+  const Region *r = op->parentRegion;
+  if (!r)
+    return false;
+  // A region's ops are in the order they were lowered, which `index` keeps.
+  auto it = std::lower_bound(r->ops.begin(), r->ops.end(), op->index,
+                             [](const Op *o, uint32_t i) { return o->index < i; });
+  if (it == r->ops.end() || *it != op)
+    return false;
+  for (; it != r->ops.end(); ++it)
+    if ((*it)->cls() == OpClass::Stmt)
+      return (*it)->is(OpKind::FunctionDef) || (*it)->is(OpKind::ClassDef);
+  return false;
+}
+
 bool ValueAnalysis::decideFromCaller(const Op *nameRead) {
   NameResolution r = scopes_.resolve(nameRead);
   const Symbol *s = r.symbol;
@@ -256,9 +273,9 @@ bool ValueAnalysis::decideFromCaller(const Op *nameRead) {
                                      at->kind == ScopeKind::Lambda || at->kind == ScopeKind::Class);
   if (!inFunction) {
     const SourceRange *innermost = innermostBody(nameRead->range.begin.offset);
-    if (!innermost)
+    if (!innermost && !headerOfDefinition(nameRead))
       return false; // outer code: no runtime runs it
-    if (boundWithin(*s, *innermost))
+    if (innermost && boundWithin(*s, *innermost))
       return false; // the mediator's own name
   }
   auto [it, fresh] = replayed_.try_emplace(s, false);

@@ -274,8 +274,10 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
       } else if (callee.receiver == ValueKind::Tracer) {
         // barrier = tracer.barrier(2); barrier(): nnsight's own objects.
         addValue(out, make(ValueKind::Tracer));
-      } else if (onTensor && callee.text == "tolist") {
-        addValue(out, make(ValueKind::Container)); // nested lists of Python numbers
+      } else if (onTensor && (callee.text == "tolist" ||
+                              (callee.text == "size" && op->operands.size() == 1))) {
+        // Nested lists of Python numbers; a shape, a tuple of them.
+        addValue(out, make(ValueKind::Container));
       } else if (onTensor && (isOneOf(callee.text, {"item", "dim", "ndimension", "numel",
                                                      "nelement", "element_size"}) ||
                               (callee.text == "size" && op->operands.size() == 2))) {

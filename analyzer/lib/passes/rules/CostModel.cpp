@@ -138,6 +138,28 @@ Magnitude Sizer::of(const Op *op, int depth) {
   case OpKind::BinaryOp:
     return binary(op->text, of(op->operand(0), depth + 1), of(op->operand(1), depth + 1));
   case OpKind::NamedExpr: return of(op->operand(0), depth + 1); // `(n := 2**33)`
+  case OpKind::Subscript: { // `N[0]` of `N = [2**29]`, `D["n"]` of `D = {"n": 2**29}`
+    const Op *display = valueBehindNames(ctx_, op->operand(0));
+    if (!display || !ctx_.values.unchanging(display))
+      return {};
+    if (display->is(OpKind::List) || display->is(OpKind::Tuple)) {
+      Magnitude i = of(op->operand(1), depth + 1);
+      int64_t n = int64_t(display->operands.size());
+      if (!i.value || *i.value < -n || *i.value >= n)
+        return {};
+      const Op *item = display->operand(size_t(*i.value < 0 ? *i.value + n : *i.value));
+      return item && !item->is(OpKind::Starred) ? of(item, depth + 1) : Magnitude{};
+    }
+    std::optional<std::string_view> key = knownString(ctx_, op->operand(1));
+    if (display->is(OpKind::Dict) && key)
+      for (size_t i = 0; i + 1 < display->operands.size(); i += 2) {
+        if (!display->operand(i))
+          return {}; // a `**` splat may hold the key
+        if (knownString(ctx_, display->operand(i)) == key)
+          return of(display->operand(i + 1), depth + 1);
+      }
+    return {};
+  }
   case OpKind::Name:
     if (const Op *value = onlyAssignedValue(ctx_, op))
       return of(value, depth + 1);
@@ -223,6 +245,8 @@ Magnitude Sizer::ofBindings(const Op *name, int depth) {
   for (const Binding &b : s->bindings) {
     // A parameter: what every call passes (`h = mk(3)`: 3).
     if (b.kind == Binding::Kind::Param && b.site) {
+      if (b.site->paramKind() == ParamKind::VarArgs || b.site->paramKind() == ParamKind::VarKeywords)
+        return {}; // a tuple or dict of them
       size_t before = values.size();
       if (!passedTo(ctx_, *b.site, values) ||
           llvm::any_of(llvm::drop_begin(values, before), [](const Op *a) {

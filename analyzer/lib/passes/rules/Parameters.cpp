@@ -14,11 +14,12 @@ using namespace ir;
 
 bool passedTo(RuleContext &ctx, const Op &param, std::vector<const Op *> &out) {
   const Op *def = ctx.values.uses().userOf(&param);
-  if (!def || !def->is(OpKind::FunctionDef) || param.paramKind() == ParamKind::VarArgs ||
-      param.paramKind() == ParamKind::VarKeywords)
+  if (!def || !def->is(OpKind::FunctionDef))
     return false;
+  bool varArgs = param.paramKind() == ParamKind::VarArgs;
+  bool varKeywords = param.paramKind() == ParamKind::VarKeywords;
   std::optional<size_t> position;
-  if (param.paramKind() != ParamKind::KeywordOnly) {
+  if (param.paramKind() != ParamKind::KeywordOnly && !varArgs && !varKeywords) {
     size_t i = 0;
     for (const Op *o : def->operands) {
       if (o == &param)
@@ -35,18 +36,30 @@ bool passedTo(RuleContext &ctx, const Op &param, std::vector<const Op *> &out) {
     const Op *call = ctx.values.uses().userOf(read);
     if (!call || !call->is(OpKind::Call) || call->operand(0) != read)
       return false; // handed on
+    if (varArgs || varKeywords) { // `*ms`, `**kw`: every argument of that sort
+      for (const Op *a : llvm::drop_begin(call->operands)) {
+        bool keyword = a && (a->is(OpKind::Keyword) || a->is(OpKind::KwSplat));
+        if (a && keyword == varKeywords)
+          out.push_back(a->is(OpKind::Keyword) ? a->operand(0) : a);
+      }
+      continue;
+    }
+    const Op *arg = position ? argument(*call, *position, param.text)
+                             : keywordArgument(*call, param.text);
+    if (arg) {
+      out.push_back(arg);
+      continue;
+    }
+    // Not passed by position or name: an unpacked `*xs` or `**kw` may hold
+    // it (what it unpacks), or else the default (null: none at all).
     bool unpacked = false;
     for (const Op *a : llvm::drop_begin(call->operands))
       if (a && (a->is(OpKind::Starred) || a->is(OpKind::KwSplat))) {
         unpacked = true;
-        out.push_back(a); // what it unpacks
+        out.push_back(a);
       }
-    const Op *arg = position ? argument(*call, *position, param.text)
-                             : keywordArgument(*call, param.text);
-    if (arg)
-      out.push_back(arg);
-    else if (!unpacked)
-      out.push_back(param.operand(0)); // the default, or null: none at all
+    if (!unpacked)
+      out.push_back(param.operand(0));
   }
   return true;
 }

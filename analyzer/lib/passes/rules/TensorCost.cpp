@@ -585,7 +585,7 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
         shapeElements(ctx, interleave ? std::vector<const Op *>{repeats} : mc.dims());
     // torch sums repeat_interleave's counts unchecked: a count it cannot
     // size, or the counts a tensor holds, may overflow into a short buffer.
-    if (interleave && !times)
+    if (interleave && (!times || !std::isfinite(*times)))
       return std::string("repeats a tensor by counts ivc cannot bound (their sum may overflow)");
     if (!times)
       return std::nullopt;
