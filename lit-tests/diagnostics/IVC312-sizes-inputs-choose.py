@@ -70,3 +70,14 @@ def more(n, cfg):
         k = mk() + spread(n)
         written = [2**29]
         w = torch.zeros(written[0])  # expected-remark {{'torch.zeros(written[0])' allocates a tensor of 536870912 elements}}
+
+
+# A caller's text grown by a constant factor beyond 16 (what its largest,
+# 64 MiB, may be repeated unreported), and a format built from the caller's
+# values.
+def texts(n, s):
+    with model.trace("The Eiffel Tower is in"):
+        grown = s.replace("a", "a" * 2**20)  # expected-remark {{may grow a text ivc cannot size 1048576-fold}}
+        tabs = s.expandtabs(2**20)  # expected-remark {{may grow a text ivc cannot size 1048576-fold}}
+        spec = ("%." + str(n) + "f") % (1 / 3)  # expected-remark {{formats a field of a width or precision beyond 2^28 or that the inputs choose}}
+        fine = s.replace("a", "bb") + s.expandtabs(4)

@@ -602,3 +602,10 @@ with model.trace("sizes kept through list()"):
     listed256 = listed16 * 16  # expected-remark {{'listed16 * 16' makes a sequence of 268435456 items}}
     spread = [*range(2**20)] * 2**8  # expected-remark {{makes a sequence of 268435456 items}}
     small = tuple("ab") * 4 + list(range(8))[:2] * 2
+
+
+# Adding or comparing big integers costs their bits each time.
+with model.trace("big integers worked through"):
+    total = sum([10**100000] * 2**23)  # expected-remark {{'sum' works through 8388608 integers of up to 400000 bits in one call}}
+    ordered = sorted([10**4000, 10**4000 + 1] * 2**22)  # expected-remark {{'sorted' works through 8388608 integers}}
+    fine_total = sum([10**30] * 1000) + max([2**70, 2**71])

@@ -15,6 +15,7 @@ scale = 2
 
 
 def fmt(v):
+    # expected-remark@+1 {{'s % v' formats a field of a width or precision beyond 2^28 or that the inputs choose}}
     return s % v  # expected-remark {{Function 'fmt' uses the name 's' for a variable of the module and one of the function around the trace, both bound by name (a runtime binds one value to both), which is outside the FAST subset}}
 
 

@@ -118,6 +118,27 @@ void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *b
   report(ctx, at, "computes an integer whose size ivc cannot bound");
 }
 
+/// The most bits an item of `seq` has, when its items are integers ivc
+/// sizes beyond a machine word: a display, or a repetition of one.
+std::optional<double> bigItemBits(RuleContext &ctx, const Op *seq) {
+  seq = valueBehindNames(ctx, seq);
+  if (seq && seq->is(OpKind::BinaryOp) && seq->text == "*")
+    for (const Op *side : seq->operands)
+      if (std::optional<double> b = side && (side->is(OpKind::List) || side->is(OpKind::Tuple))
+                                        ? bigItemBits(ctx, side)
+                                        : std::nullopt)
+        return b;
+  if (!seq || !(seq->is(OpKind::List) || seq->is(OpKind::Tuple)))
+    return std::nullopt;
+  double most = 0;
+  for (const Op *item : seq->operands) {
+    Magnitude m = item && !item->is(OpKind::Starred) ? Sizer(ctx).of(item) : Magnitude{};
+    if (m.kind == Magnitude::Int)
+      most = std::max(most, m.bits);
+  }
+  return most > 64 ? std::optional<double>(most) : std::nullopt;
+}
+
 /// Why repeating `seq` `count` times may make more than one call should,
 /// if it may.
 std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
@@ -433,6 +454,17 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
       return m.value ? "fills " + std::to_string(*m.value) + " bytes or characters"
                      : "fills a number of bytes or characters ivc cannot bound";
   }
+  // Adding or comparing big integers costs their bits each time:
+  // sum([10**100000] * 2**23) held the interpreter lock 65 s.
+  if (callee.kind == ValueKind::Builtin && isOneOf(f, {"sum", "sorted", "max", "min"}) &&
+      (args.size() == 1 || (f == "sum" && args.size() == 2)))
+    if (std::optional<double> bits = bigItemBits(ctx, args[0]))
+      if (std::optional<double> n = iterableLength(ctx, args[0])) {
+        double steps = f == "sorted" ? *n * std::max(1.0, std::log2(*n)) : *n;
+        if (steps * *bits > MaxBitSteps)
+          return "'" + std::string(f) + "' works through " + countText(*n) +
+                 " integers of up to " + countText(*bits) + " bits in one call";
+      }
   // `sum(xss, [])` copies the running total at every item: quadratic.
   if (callee.kind == ValueKind::Builtin && f == "sum")
     if (const Op *start = argument(call, 1, "start"); start && isSequence(ctx, start)) {

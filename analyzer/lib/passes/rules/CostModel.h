@@ -30,6 +30,9 @@ namespace ivc::rules::cost {
 // on the development machine: a 2^20-bit power 27 ms, sum(range(2^24))
 // 160 ms, [None] * 2^24 46 ms, math.factorial(2^14) 3 ms).
 constexpr double MaxBits = 1 << 20;
+// Bits one call may work through adding or comparing big integers
+// (sum([10**100000] * 2**23), 2.8 * 10^12 of them, took 65 s): 2^32.
+constexpr double MaxBitSteps = 4294967296.0;
 constexpr int64_t MaxElements = 1 << 24;
 constexpr int64_t MaxFactorial = 1 << 14;
 // Largest exponent for a base ivc cannot size (`x ** 2` on a parameter).

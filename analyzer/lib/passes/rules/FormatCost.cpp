@@ -68,6 +68,14 @@ bool wideSpec(RuleContext &ctx, const Op *spec) {
   return false;
 }
 
+/// A number beyond the fill limit anywhere in `op` (`'>' + str(2**34)`).
+bool holdsWideNumber(RuleContext &ctx, const Op *op, int &budget) {
+  if (!op || --budget < 0)
+    return false;
+  return wideNumber(ctx, op) ||
+         llvm::any_of(op->operands, [&](const Op *o) { return holdsWideNumber(ctx, o, budget); });
+}
+
 /// `fmt % args` and `fmt.format(*args)`: widths and precisions written in
 /// the format or taken from the arguments (`%*d`, `{:>{}}`): then an
 /// argument ivc sizes beyond the limit may be one.
@@ -76,17 +84,12 @@ bool wideFormat(RuleContext &ctx, const Op *format, const std::vector<const Op *
   std::optional<std::string_view> text = knownString(ctx, format);
   if (text && hasWideField(*text))
     return true;
+  int budget = 32; // a format built at run time: from a wide or chosen number, say
+  if (!text && holdsWideNumber(ctx, format, budget))
+    return true;
   bool takesWidths =
       !text || (percent ? text->find('*') != std::string_view::npos : nestsFields(*text));
   return takesWidths && llvm::any_of(args, [&](const Op *a) { return wideNumber(ctx, a); });
-}
-
-/// A number beyond the fill limit anywhere in `op` (`'>' + str(2**34)`).
-bool holdsWideNumber(RuleContext &ctx, const Op *op, int &budget) {
-  if (!op || --budget < 0)
-    return false;
-  return wideNumber(ctx, op) ||
-         llvm::any_of(op->operands, [&](const Op *o) { return holdsWideNumber(ctx, o, budget); });
 }
 
 /// What `fmt.format(...)` or `fmt.format_map(...)` may take a width from:

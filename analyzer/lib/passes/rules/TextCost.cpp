@@ -28,6 +28,31 @@ std::optional<std::string> tooManyStrings(double n) {
   return std::nullopt;
 }
 
+/// Why `replace` or `expandtabs` of a text ivc cannot size may grow it
+/// beyond what the caller's largest string (64 MiB) may be repeated
+/// unreported (MaxBlindSequenceRepetitions times), if it may:
+/// `s.replace("a", "a" * 2**20)` of a caller's 4 KiB made 4 GiB.
+std::optional<std::string> growthOfUnsized(RuleContext &ctx, const Op &call, std::string_view m) {
+  std::optional<double> factor;
+  if (m == "replace") {
+    std::optional<double> old = textLength(ctx, argument(call, 0, "old"));
+    std::optional<double> now = textLength(ctx, argument(call, 1, "new"));
+    if (old && now)
+      factor = *now / std::max(*old, 1.0);
+  } else if (m == "expandtabs") {
+    const Op *tab = argument(call, 0, "tabsize");
+    Magnitude n = tab ? Sizer(ctx).of(tab) : Magnitude::integer(8);
+    if (n.value)
+      factor = double(*n.value);
+  } else {
+    return std::nullopt;
+  }
+  if (factor && *factor <= double(MaxBlindSequenceRepetitions))
+    return std::nullopt;
+  return "may grow a text ivc cannot size " +
+         (factor ? countText(*factor) + "-fold" : std::string("by a factor it cannot bound"));
+}
+
 std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::string_view m,
                                       const Op *receiver) {
   std::optional<double> text = textLength(ctx, receiver);
@@ -38,7 +63,7 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
     return std::nullopt;
   }
   if (!text)
-    return std::nullopt;
+    return growthOfUnsized(ctx, call, m);
   if (m == "replace") {
     std::optional<double> old = textLength(ctx, argument(call, 0, "old"));
     std::optional<double> now = textLength(ctx, argument(call, 1, "new"));
