@@ -169,8 +169,11 @@ private:
           return addConstant(ctx.fileOf(unit), *r.symbol, value);
         bool namesCode = false;
         for (const Value &v : values.valuesOf(op)) {
-          if (v.kind == ValueKind::Envoy || v.kind == ValueKind::Tracer)
-            return; // the model or the tracer
+          // The model or the tracer; a barrier (`barrier = tracer.barrier(2)`
+          // in the trace's body) is a free name, the caller's ivc.Barrier.
+          if (v.kind == ValueKind::Envoy ||
+              (v.kind == ValueKind::Tracer && r.symbol && values.boundByRuntime(*r.symbol)))
+            return;
           namesCode |= v.kind == ValueKind::UserFunction || v.kind == ValueKind::UserClass ||
                        v.kind == ValueKind::Lambda;
         }

@@ -123,6 +123,19 @@ with model.trace(ids) as tracer:
     said = torch.tensor([len(g("text")), k()]).save()
 """
 
+# Activation patching between two invokes across a barrier.
+BARRIER = """\
+with model.trace() as tracer:
+    barrier = tracer.barrier(2)
+    with tracer.invoke(ids):
+        clean = model.transformer.h[1].output[0][:, -1, :]
+        barrier()
+    with tracer.invoke(ids):
+        barrier()
+        model.transformer.h[1].output[0][:, -1, :] = clean
+        patched = model.lm_head.output[:, -1].save()
+"""
+
 # The random module, imported both ways.
 RANDOM = """\
 import random
@@ -344,6 +357,19 @@ with model.trace(ids) as tracer:
         for tier in ("fast", "isolate"):
             r = self.rt.run(plan, self.model, [self.ids], tiers={0: tier})
             self.assertEqual(r["said"].tolist(), [4, 2], tier)
+
+    def test_a_barrier_made_in_the_trace_body_is_the_callers(self):
+        # `barrier = tracer.barrier(2)` in the body: the invokes read it as a
+        # free name, which the caller binds to an ivc.Barrier.
+        plan = ivc.compile(BARRIER, filename="barrier.py")
+        invokes = [m for m in plan.trace(0).mediators if m.kind == "invoke"]
+        self.assertEqual([("barrier" in m.free_names, m.tier) for m in invokes],
+                         [(True, "fast"), (True, "fast")])
+        results = [self.rt.run(plan, self.model, [self.ids] * 3,
+                               {"barrier": ivc.Barrier(2)}, tiers={0: t, 1: t, 2: t})
+                   for t in ("fast", "isolate")]
+        self.assertEqual([r.errors for r in results], [[], []])
+        assert_same(self, results[0].saves, results[1].saves)
 
     def test_random_draws_from_a_generator_of_the_mediators_own(self):
         # Seeded as torch's is: the same numbers in both tiers, and the
