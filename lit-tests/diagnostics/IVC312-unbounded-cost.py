@@ -582,6 +582,7 @@ with model.trace("arguments that grow kernels' outputs"):
     g4 = F.pad(h, (2**14, 0, 2**14, 0))  # expected-remark {{makes a tensor of 268468225 elements}}
     g5 = F.interpolate(torch.ones(1, 1, 4, 4, 4), scale_factor=255)  # expected-remark {{asks for scale_factor of 255 in each of 3 dimensions, 16581375 in all}}
     g6 = F.upsample(h, scale_factor=2**20)  # expected-remark {{asks for scale_factor of 1048576 in each of 3 dimensions}}
+    g6b = F.interpolate(h, size=2**25)  # expected-remark {{asks for size of 33554432 in each of 2 dimensions}}
     g7 = F.fold(torch.ones(1, 36, 1), (2**14, 2**14), 3, stride=2**14)  # expected-remark {{asks for output_size of 268435456}}
     g8 = F.affine_grid(torch.ones(1, 2, 3), (1, 1, 2**15, 2**14))  # expected-remark {{asks for size of 536870912}}
     g9 = torch.block_diag(torch.ones(2**15, 1), torch.ones(1, 2**15))  # expected-remark {{makes a tensor of 1073807361 elements}}

@@ -48,6 +48,7 @@ constexpr SizeArgument SizeArguments[] = {
     // number alone counts once for each (F.interpolate(t, scale_factor=255)
     // of a 5-D t made 4 GB; F.conv2d(h, w, padding=6000) 4.6 GB).
     {"torch.nn.functional.interpolate", "scale_factor", 2, 1 << 8, 3},
+    {"torch.nn.functional.interpolate", "size", 1, Elements, 2},
     {"torch.nn.functional.upsample", "scale_factor", 2, 1 << 8, 3},
     {"torch.nn.functional.upsample_nearest", "scale_factor", 2, 1 << 8, 3},
     {"torch.nn.functional.upsample_bilinear", "scale_factor", 2, 1 << 8, 2},
