@@ -39,30 +39,26 @@ const Op *statementOf(const Op *op) {
   return op;
 }
 
-/// Whether the plan defines the function or class `u`: one the module or
-/// the function around the trace defines, at any depth of `if`, `try` or
-/// loops, but not the mediator's own statements. Another definition defines
-/// those nested in it.
-bool definedByPlan(const CodeUnit &u, const Mediator &m) {
-  if (m.bodyRange.contains(u.op->range.begin.offset))
+/// Whether the plan defines what the statement `stmt` of `u` defines (a def,
+/// a class, `name = lambda ...`): one the module or the function around the
+/// trace defines, at any depth of `if`, `try` or loops, but not the
+/// mediator's own statements. Another definition defines those nested in it.
+bool definedByPlan(const CodeUnit &u, const Op &stmt, const Mediator &m) {
+  if (m.bodyRange.contains(stmt.range.begin.offset))
     return false;
   ValueAnalysis &values = *u.context->values;
-  for (const Op *o = u.op->parentOp(); o; o = o->parentOp())
+  for (const Op *o = stmt.parentOp(); o; o = o->parentOp())
     if ((o->is(OpKind::FunctionDef) && !values.outerScope(u.context->scopes->scopeOf(o))) ||
         o->is(OpKind::ClassDef) || o->is(OpKind::Lambda))
       return false;
   return true;
 }
 
-/// Whether `stmt` is `name = lambda` of `lambda` itself, at module level or
-/// in the function around the trace.
+/// Whether `stmt` is `name = lambda` of `lambda` itself: any other statement
+/// around a lambda would run code nothing judged.
 bool namesLambda(const Op &stmt, const Op &lambda) {
-  if (!stmt.is(OpKind::Assign) || stmt.operands.size() != 2 || stmt.operand(1) != &lambda ||
-      !stmt.operand(0) || !stmt.operand(0)->is(OpKind::Name))
-    return false;
-  const Op *parent = stmt.parentOp();
-  return parent && (parent->is(OpKind::Module) || parent->is(OpKind::FunctionDef) ||
-                    parent->is(OpKind::If) || parent->is(OpKind::Try));
+  return stmt.is(OpKind::Assign) && stmt.operands.size() == 2 && stmt.operand(1) == &lambda &&
+         stmt.operand(0) && stmt.operand(0)->is(OpKind::Name);
 }
 
 class PlanFactsPass : public Pass {
@@ -204,9 +200,7 @@ private:
       const CodeUnit &u = ctx.code.units[i];
       bool lambda = u.kind == CodeUnit::Kind::Lambda;
       const Op *stmt = lambda ? statementOf(u.op) : u.op;
-      // A lambda is defined by `name = lambda ...` alone: any other statement
-      // around it would run code nothing judged.
-      if (lambda ? !namesLambda(*stmt, *u.op) : !definedByPlan(u, ctx.mediator))
+      if ((lambda && !namesLambda(*stmt, *u.op)) || !definedByPlan(u, *stmt, ctx.mediator))
         continue;
       const SourceFile &file = ctx.fileOf(u);
       std::string name(lambda ? stmt->operand(0)->text : u.op->text);
