@@ -5,8 +5,9 @@
 // caller's n) or an activation's contents (`int(h.sum().item())`). Either
 // may be anything, so the cost rules count such a size as beyond every
 // limit. A helper's parameter is chosen when a call of it passes a chosen
-// number. Lengths of what exists (`len(xs)`, `h.shape[-1]`, `h.size(0)`) are
-// not chosen this way: they are bounded by memory already spent.
+// number, or when it is handed on. Lengths of what exists (`len(xs)`,
+// `h.shape[-1]`, `h.size(0)` of an activation) are not chosen this way: they
+// are bounded by memory already spent; a caller's tensor may be 2^40 by 0.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -67,7 +68,8 @@ bool chosenCall(RuleContext &ctx, const Op &call, int depth) {
     const Op *callee = call.operand(0);
     if (v.kind == ValueKind::Method && callee && callee->is(OpKind::Attribute)) {
       const Op *self = callee->operand(0);
-      if (self && mayBeTensor(ctx, self) ? shapeChosen(ctx, self) : chosen(ctx, self, depth))
+      bool tensor = self && mayBeTensor(ctx, self);
+      if (tensor ? shapeChosen(ctx, self) : chosen(ctx, self, depth))
         return true;
     }
     if (builtin && f == "len" && args.size() == 1 && mayBeTensor(ctx, args[0])) {
