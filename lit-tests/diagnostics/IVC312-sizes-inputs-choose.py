@@ -1,4 +1,4 @@
-# IVC312: a size the inputs choose has no value to judge. A caller's value
+# IVC312: a size ivc cannot bound has no value to judge. A caller's value
 # (the function around the trace, or a module name the plan does not pin)
 # and an activation's contents may be anything, so a factory, a padding, a
 # format width or a size argument given one is ISOLATE. Lengths of what
@@ -14,7 +14,7 @@ BATCH = len(input())
 
 
 def square(n):
-    return torch.ones(n, n)  # expected-remark {{Function 'square' is too costly to run in the server's process: 'torch.ones(n, n)' allocates a tensor of a size the inputs choose}}
+    return torch.ones(n, n)  # expected-remark {{Function 'square' is too costly to run in the server's process: 'torch.ones(n, n)' allocates a tensor of a size ivc cannot bound}}
 
 
 def noise(d, *, scale=1.0):
@@ -24,16 +24,16 @@ def noise(d, *, scale=1.0):
 def run(n, s):
     with model.trace("The Eiffel Tower is in"):
         h = model.transformer.h[0].output[0]
-        z = torch.ones(n, n)  # expected-remark {{'torch.ones(n, n)' allocates a tensor of a size the inputs choose}}
+        z = torch.ones(n, n)  # expected-remark {{'torch.ones(n, n)' allocates a tensor of a size ivc cannot bound}}
         k = int(h.norm().item())
-        e = torch.zeros(k + 1)  # expected-remark {{allocates a tensor of a size the inputs choose}}
+        e = torch.zeros(k + 1)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         sizes = h[0, 0, :2].long().tolist()
-        w = torch.randn(sizes[0], 4)  # expected-remark {{allocates a tensor of a size the inputs choose}}
-        r = torch.arange(n)  # expected-remark {{'torch.arange(n)' allocates a tensor of a size the inputs choose}}
-        b = h.new_zeros(BATCH, 8)  # expected-remark {{'h.new_zeros(BATCH, 8)' makes a tensor of a size the inputs choose}}
+        w = torch.randn(sizes[0], 4)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        r = torch.arange(n)  # expected-remark {{'torch.arange(n)' allocates a tensor of a size ivc cannot bound}}
+        b = h.new_zeros(BATCH, 8)  # expected-remark {{'h.new_zeros(BATCH, 8)' makes a tensor of a size ivc cannot bound}}
         t = s.ljust(n)  # expected-remark {{'s.ljust(n)' fills a number of bytes or characters the inputs choose}}
         f = f"{s:>{k}}"  # expected-remark {{formats a field of a width or precision beyond 2^28 or that the inputs choose}}
-        hb = torch.histc(h, bins=n)  # expected-remark {{'torch.histc(h, bins=n)' asks for bins of a number the inputs choose}}
+        hb = torch.histc(h, bins=n)  # expected-remark {{'torch.histc(h, bins=n)' asks for bins of a number ivc cannot bound}}
         sq = square(n)
 
     with model.trace("The Eiffel Tower is in"):
@@ -51,22 +51,22 @@ def run(n, s):
 # the file never binds (the caller's too).
 def more(n, cfg):
     def mk(m=n):
-        return torch.zeros(m)  # expected-remark {{Function 'mk' is too costly to run in the server's process: 'torch.zeros(m)' allocates a tensor of a size the inputs choose}}
+        return torch.zeros(m)  # expected-remark {{Function 'mk' is too costly to run in the server's process: 'torch.zeros(m)' allocates a tensor of a size ivc cannot bound}}
 
     def spread(*ms):
-        return torch.ones(ms[0])  # expected-remark {{Function 'spread' is too costly to run in the server's process: 'torch.ones(ms[0])' allocates a tensor of a size the inputs choose}}
+        return torch.ones(ms[0])  # expected-remark {{Function 'spread' is too costly to run in the server's process: 'torch.ones(ms[0])' allocates a tensor of a size ivc cannot bound}}
 
     with model.trace("The Eiffel Tower is in"):
         h = model.transformer.h[0].output[0]
         m = 1
         m *= n
-        a = torch.zeros(m)  # expected-remark {{'torch.zeros(m)' allocates a tensor of a size the inputs choose}}
+        a = torch.zeros(m)  # expected-remark {{'torch.zeros(m)' allocates a tensor of a size ivc cannot bound}}
         b = torch.zeros(n or 1)  # expected-remark {{'torch.zeros(n or 1)' allocates}}
-        c = torch.zeros({"a": n}["a"])  # expected-remark {{allocates a tensor of a size the inputs choose}}
-        d = torch.zeros(cfg.get("n"))  # expected-remark {{allocates a tensor of a size the inputs choose}}
-        e = torch.zeros(next(iter(cfg)))  # expected-remark {{allocates a tensor of a size the inputs choose}}
-        f = torch.zeros(h.abs().sum().long())  # expected-remark {{allocates a tensor of a size the inputs choose}}
-        g = torch.zeros(unbound)  # expected-remark {{'torch.zeros(unbound)' allocates a tensor of a size the inputs choose}}
+        c = torch.zeros({"a": n}["a"])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        d = torch.zeros(cfg.get("n"))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        e = torch.zeros(next(iter(cfg)))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        f = torch.zeros(h.abs().sum().long())  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        g = torch.zeros(unbound)  # expected-remark {{'torch.zeros(unbound)' allocates a tensor of a size ivc cannot bound}}
         k = mk() + spread(n)
         written = [2**29]
         w = torch.zeros(written[0])  # expected-remark {{'torch.zeros(written[0])' allocates a tensor of 536870912 elements}}
@@ -81,3 +81,25 @@ def texts(n, s):
         tabs = s.expandtabs(2**20)  # expected-remark {{may grow a text ivc cannot size 1048576-fold}}
         spec = ("%." + str(n) + "f") % (1 / 3)  # expected-remark {{formats a field of a width or precision beyond 2^28 or that the inputs choose}}
         fine = s.replace("a", "bb") + s.expandtabs(4)
+
+
+# A size must be one ivc sees bounded: evaluated, a length of what exists
+# (an activation's shape, len of the file's values), the model's
+# configuration, or arithmetic, min, int and the like of those. Anything
+# else may be what the inputs choose, however it got there: through a
+# helper's return, an uncatalogued call, a comprehension, an f-string.
+def ident(x):
+    return x
+
+
+def laundered(n):
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        a = torch.zeros(ident(n))  # expected-remark {{'torch.zeros(ident(n))' allocates a tensor of a size ivc cannot bound}}
+        b = torch.zeros(pow(n, 1))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        c = torch.zeros(int(f"{n}"))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        d = torch.zeros([k for k in [n]][0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        e = torch.zeros(ident(2**29))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        seq = h.shape[1]
+        fine = torch.zeros(seq // 2, h.shape[-1]) + torch.ones(min(n, 8), 1).sum()
+        rows = [torch.zeros(i + 1) for i in range(seq)]

@@ -484,14 +484,17 @@ class Mediator:
             for name, path in job.get("imports", {}).items():
                 given[name] = (Nnsight(self) if path == "nnsight" else
                                _imported(module["__builtins__"]["__import__"], path))
-            module.update(given)
+            # The function's names stay out of the module's namespace: a
+            # module function's `max` or `float` is still the builtin.
+            local = set(job.get("function_names", ())) if job.get("in_function") else set()
+            module.update({n: v for n, v in given.items() if n not in local})
             self._define(job["definitions"], module)
             if job.get("in_function"):
                 # The body binds the function's names: the module's
                 # definitions keep seeing the module's (`scale = -1` in the
                 # body is not a module function's `scale`).
                 ns = self.ns = dict(module)
-                ns.update({n: given[n] for n in job.get("function_names", ()) if n in given})
+                ns.update({n: given[n] for n in local if n in given})
                 self._define(job.get("function_definitions", ()), ns)
             self.run_user([("\n" * (job["first_line"] - 1) + job["source"], job["file"])], ns)
         except _Unwind:

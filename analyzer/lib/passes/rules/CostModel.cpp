@@ -374,12 +374,12 @@ std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const Op *
 
 std::string countText(double n) {
   if (!std::isfinite(n))
-    return "a number the inputs choose";
+    return "a number ivc cannot bound";
   return n < 9.2e18 ? std::to_string(int64_t(n)) : "over 10^18";
 }
 
 std::optional<double> product(RuleContext &ctx, const std::vector<const Op *> &dims) {
-  if (llvm::any_of(dims, [&](const Op *d) { return chosenByInputs(ctx, d); }))
+  if (llvm::any_of(dims, [&](const Op *d) { return chosenByInputs(ctx, d) || !boundedSize(ctx, d); }))
     return HUGE_VAL;
   Sizer size(ctx);
   double n = 1;

@@ -145,9 +145,10 @@ std::vector<const ir::Op *> positionalArguments(const ir::Op &call);
 /// is an integer ivc evaluates.
 std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const ir::Op *> &args);
 /// The product of `dims` when every one is an integer ivc evaluates, or
-/// infinity when the inputs choose one.
+/// infinity when one is not a size ivc sees bounded (boundedSize): the
+/// inputs may choose it.
 std::optional<double> product(RuleContext &ctx, const std::vector<const ir::Op *> &dims);
-/// "2147483648", "over 10^18", or "a number the inputs choose" (infinity).
+/// "2147483648", "over 10^18", or "a number ivc cannot bound" (infinity).
 std::string countText(double n);
 
 // Parameters.cpp
@@ -162,6 +163,9 @@ bool passedTo(RuleContext &ctx, const ir::Op &param, std::vector<const ir::Op *>
 /// contents (`t.item()`, `int(t)`), or arithmetic on those (`min` with a
 /// bound caps it). The cost rules count such a size as beyond every limit.
 bool chosenByInputs(RuleContext &ctx, const ir::Op *op);
+/// Whether `op` is a size ivc sees bounded: evaluated, a length of what
+/// exists, or arithmetic of those (the rest may be anything).
+bool boundedSize(RuleContext &ctx, const ir::Op *op);
 
 // Nesting.cpp
 /// Whether `op` runs inside a loop, in the same function and the mediator,

@@ -43,6 +43,17 @@ bool shapeChosen(RuleContext &ctx, const Op *t) {
           ctx.values.scopes().resolve(t).kind == NameResolution::Kind::Undefined);
 }
 
+/// Whether `op` is the shape of something that exists: `t.shape` or
+/// `t.size()` of a tensor that is not the caller's.
+bool lengths(RuleContext &ctx, const Op *op) {
+  if (op && op->is(OpKind::Call) && op->operands.size() == 1)
+    op = op->operand(0); // `t.size()`
+  if (!op || !op->is(OpKind::Attribute) || !isOneOf(op->text, {"shape", "size"}))
+    return false;
+  const Op *t = op->operand(0);
+  return t && !shapeChosen(ctx, t) && !chosen(ctx, t, 0);
+}
+
 bool anyChosen(RuleContext &ctx, std::span<Op *const> ops, int depth) {
   return llvm::any_of(ops, [&](const Op *o) {
     return o && chosen(ctx, o->is(OpKind::Keyword) || o->is(OpKind::Starred) ? o->operand(0) : o,
@@ -175,8 +186,91 @@ bool chosen(RuleContext &ctx, const Op *op, int depth) {
   }
 }
 
+/// Whether `op` is a size ivc sees bounded: a number it evaluates, a length
+/// of what exists (an activation's shape, `len(xs)` of a value that is not
+/// the caller's), the model's configuration, or arithmetic, `min`, `int`
+/// and the like of those, through names whose every binding is bounded.
+bool bounded(RuleContext &ctx, const Op *op, int depth) {
+  if (!op || depth > 8)
+    return false;
+  Magnitude m = Sizer(ctx).of(op);
+  if (m.value || m.kind == Magnitude::Float) // a float is no size at all
+    return true;
+  if (valueChosen(ctx, op, depth))
+    return false;
+  switch (op->kind) {
+  case OpKind::Name: {
+    const Symbol *s = symbolOf(ctx, op);
+    if (!s || s->bindings.empty() || s->bindings.size() > 8 || ctx.values.fromCaller(op))
+      return false;
+    return llvm::all_of(s->bindings, [&](const Binding &b) {
+      if (b.kind == Binding::Kind::Param && b.site) {
+        std::vector<const Op *> passed;
+        if (!passedTo(ctx, *b.site, passed))
+          return false;
+        if (passed.empty())
+          return false;
+        return llvm::all_of(passed, [&](const Op *a) { return bounded(ctx, a, depth + 1); });
+      }
+      if (b.kind == Binding::Kind::Loop && b.value) {
+        // `for i in range(n)`: below a bounded n; items of a bounded display.
+        const Op *it = b.value;
+        if (isRangeCall(ctx, it))
+          return llvm::all_of(positionalArguments(*it),
+                              [&](const Op *a) { return bounded(ctx, a, depth + 1); });
+        return (it->is(OpKind::List) || it->is(OpKind::Tuple)) &&
+               llvm::all_of(it->operands, [&](const Op *a) { return bounded(ctx, a, depth + 1); });
+      }
+      return (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) && b.value &&
+             b.value != op && (b.path.empty() ? bounded(ctx, b.value, depth + 1)
+                                              : lengths(ctx, b.value));
+    });
+  }
+  case OpKind::Subscript: // `h.shape[-1]`, `h.shape[:2]`
+    return lengths(ctx, op->operand(0));
+  case OpKind::Attribute: // `h.shape`; the model's configuration (`model.config.n_embd`)
+    return lengths(ctx, op) ||
+           llvm::all_of(ctx.valuesOf(op), [](const Value &v) { return v.kind == ValueKind::Envoy; });
+  case OpKind::Starred: // `*h.shape[:-1]`
+    return bounded(ctx, op->operand(0), depth + 1);
+  case OpKind::Call: {
+    const Op *callee = op->operand(0);
+    std::vector<const Op *> args = positionalArguments(*op);
+    for (const Value &v : ctx.valuesOf(callee)) {
+      std::string_view f = v.text;
+      if (v.kind == ValueKind::Method && callee->is(OpKind::Attribute) && mayBeTensor(ctx, callee->operand(0)))
+        return isOneOf(f, {"size", "numel", "dim", "nelement"}); // not the caller's: checked above
+      if (v.kind == ValueKind::Builtin && f == "len")
+        return true; // of what exists, not the caller's: checked above
+      if (v.kind == ValueKind::Builtin && f == "min")
+        return llvm::any_of(args, [&](const Op *a) { return bounded(ctx, a, depth + 1); });
+      if ((v.kind == ValueKind::Builtin && isOneOf(f, {"max", "int", "abs", "round"})) ||
+          (v.kind == ValueKind::Qualified && isOneOf(f, {"math.ceil", "math.floor", "math.prod"})))
+        return !args.empty() &&
+               llvm::all_of(args, [&](const Op *a) { return bounded(ctx, a, depth + 1); });
+    }
+    return false;
+  }
+  case OpKind::BinaryOp:
+    if ((op->text == "%" || op->text == "&") && Sizer(ctx).of(op->operand(1)).value)
+      return true;
+    if (op->text == "//" || op->text == ">>" || op->text == "/")
+      return bounded(ctx, op->operand(0), depth + 1);
+    return isOneOf(op->text, {"+", "-", "*"}) && bounded(ctx, op->operand(0), depth + 1) &&
+           bounded(ctx, op->operand(1), depth + 1);
+  case OpKind::UnaryOp:
+    return bounded(ctx, op->operand(0), depth + 1);
+  case OpKind::IfExp:
+    return bounded(ctx, op->operand(1), depth + 1) && bounded(ctx, op->operand(2), depth + 1);
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 bool chosenByInputs(RuleContext &ctx, const Op *op) { return valueChosen(ctx, op, 0); }
+
+bool boundedSize(RuleContext &ctx, const Op *op) { return bounded(ctx, op, 0); }
 
 } // namespace ivc::rules::cost

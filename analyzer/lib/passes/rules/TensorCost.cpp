@@ -218,7 +218,7 @@ std::optional<double> factoryElements(RuleContext &ctx, const Op &call, std::str
 /// "1073741824 elements", "268435456 elements of 8 bytes".
 std::string elementsText(double n, double width) {
   if (!std::isfinite(n))
-    return "a size the inputs choose";
+    return "a size ivc cannot bound";
   std::string text = countText(n) + " elements";
   return width > 1 ? text + " of " + std::to_string(int(4 * width)) + " bytes" : text;
 }
