@@ -103,3 +103,11 @@ def laundered(n):
         seq = h.shape[1]
         fine = torch.zeros(seq // 2, h.shape[-1]) + torch.ones(min(n, 8), 1).sum()
         rows = [torch.zeros(i + 1) for i in range(seq)]
+
+
+# The caller's value of no checked kind may be a 64 MiB string: repeating it
+# counts as repeating an unsized sequence, 16 times in all.
+def repeated(s, k):
+    with model.trace("The Eiffel Tower is in"):
+        x = s * 16 * 16  # expected-remark {{'s * 16 * 16' repeats what may be the caller's sequence 256 times}}
+        y = s * 8 + k * 16

@@ -610,3 +610,12 @@ with model.trace("big integers worked through"):
     total = sum([10**100000] * 2**23)  # expected-remark {{'sum' works through 8388608 integers of up to 400000 bits in one call}}
     ordered = sorted([10**4000, 10**4000 + 1] * 2**22)  # expected-remark {{'sorted' works through 8388608 integers}}
     fine_total = sum([10**30] * 1000) + max([2**70, 2**71])
+
+
+# Big integers reached through map, list and a comprehension are still
+# worked through one by one.
+with model.trace("big integers through map and comprehensions"):
+    huge_int = 10**100000
+    mapped_total = sum(map(int, [huge_int] * 2**23))  # expected-remark {{'sum' works through 8388608 integers}}
+    comp_total = sum([huge_int for _ in range(2**23)])  # expected-remark {{'sum' works through 8388608 integers}}
+    mapped_product = math.prod(map(int, [2] * 2**20))  # expected-remark {{multiplies more than 2^14 integers in one call}}

@@ -150,17 +150,33 @@ const char *freeTypeName(ValueKind k) {
   }
 }
 
+bool ValueAnalysis::readsModel(const Op *op, int depth) {
+  if (!op || depth > 32)
+    return false;
+  if (op->is(OpKind::Name)) {
+    const Symbol *s = scopes_.resolve(op).symbol;
+    return s && llvm::is_contained(traces_.modelSymbols, s);
+  }
+  return llvm::any_of(op->operands, [&](const Op *o) { return readsModel(o, depth + 1); });
+}
+
 std::optional<ValueKind> ValueAnalysis::callerKind(const Symbol &s) {
   auto [it, fresh] = callerKinds_.try_emplace(&s, std::nullopt);
   if (!fresh)
     return it->second;
   std::optional<ValueKind> kind;
   for (const Binding &b : s.bindings) {
-    if (b.kind != Binding::Kind::Assign || !b.value)
+    bool loop = b.kind == Binding::Kind::Loop; // `for head in range(12)`: a number
+    if ((b.kind != Binding::Kind::Assign && !loop) || !b.value)
       return std::nullopt;
-    for (const Value &v : b.path.empty() ? valuesOf(b.value) : elementAt(valuesOf(b.value), b.path)) {
-      // (An activation may be a block's tuple of outputs: no kind.)
-      if (!freeTypeName(v.kind) || (kind && *kind != v.kind))
+    for (const Value &v : loop             ? elementOf(b.value, b.path)
+                          : b.path.empty() ? valuesOf(b.value)
+                                           : elementAt(valuesOf(b.value), b.path)) {
+      // (An activation may be a block's tuple of outputs: no kind. What the
+      // model's other attributes make, `model.tokenizer(...)`, ivc types
+      // only roughly: a tensor from there may be a list or an int.)
+      if (!freeTypeName(v.kind) || (kind && *kind != v.kind) ||
+          (v.kind == ValueKind::Tensor && readsModel(b.value)))
         return std::nullopt;
       kind = v.kind;
     }

@@ -157,6 +157,8 @@ private:
   const SourceRange *innermostBody(uint32_t offset);
   void sortBodies();
   bool constantValue(const ir::Op *op, int depth, int &budget);
+  /// Whether `op` reads the model's receiver anywhere in its operands.
+  bool readsModel(const ir::Op *op, int depth = 0);
   bool allowedImport(const Symbol &s);
   bool decideFromCaller(const ir::Op *nameRead);
 

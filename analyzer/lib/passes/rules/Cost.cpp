@@ -120,12 +120,32 @@ void checkPower(RuleContext &ctx, const Op &at, std::string_view op, const Op *b
 
 /// The most bits an item of `seq` has, when its items are integers ivc
 /// sizes beyond a machine word: a display, or a repetition of one.
-std::optional<double> bigItemBits(RuleContext &ctx, const Op *seq) {
+std::optional<double> bigItemBits(RuleContext &ctx, const Op *seq, int depth = 0) {
   seq = valueBehindNames(ctx, seq);
+  if (!seq || depth > 8)
+    return std::nullopt;
+  // What `map(int, xs)`, `list(xs)` and the like pass on: xs's items.
+  if (seq->is(OpKind::Call)) {
+    const Op *items = mappedItems(ctx, *seq);
+    if (!items && seq->operands.size() == 2 &&
+        llvm::any_of(ctx.valuesOf(seq->operand(0)), [](const Value &v) {
+          return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple", "sorted"});
+        }))
+      items = seq->operand(1);
+    return items ? bigItemBits(ctx, items, depth + 1) : std::nullopt;
+  }
+  if (seq->is(OpKind::ListComp)) // `[b for _ in range(n)]`: its element
+    for (const Region &r : seq->regions)
+      for (const Op *c : r.ops)
+        if (c->is(OpKind::CompYield)) {
+          Magnitude m = Sizer(ctx).of(c->operand(0));
+          return m.kind == Magnitude::Int && m.bits > 64 ? std::optional<double>(m.bits)
+                                                         : std::nullopt;
+        }
   if (seq && seq->is(OpKind::BinaryOp) && seq->text == "*")
     for (const Op *side : seq->operands)
       if (std::optional<double> b = side && (side->is(OpKind::List) || side->is(OpKind::Tuple))
-                                        ? bigItemBits(ctx, side)
+                                        ? bigItemBits(ctx, side, depth + 1)
                                         : std::nullopt)
         return b;
   if (!seq || !(seq->is(OpKind::List) || seq->is(OpKind::Tuple)))
@@ -137,6 +157,40 @@ std::optional<double> bigItemBits(RuleContext &ctx, const Op *seq) {
       most = std::max(most, m.bits);
   }
   return most > 64 ? std::optional<double>(most) : std::nullopt;
+}
+
+/// Whether `op` is, or repeats, a value of the caller's whose kind no
+/// plan check fixes (a name the file never binds, or binds to values of
+/// several kinds): it may be a string.
+bool callersUntyped(RuleContext &ctx, const Op *op, int depth = 0) {
+  if (!op || depth > 8)
+    return false;
+  if (op->is(OpKind::BinaryOp) && op->text == "*")
+    return callersUntyped(ctx, op->operand(0), depth + 1) ||
+           callersUntyped(ctx, op->operand(1), depth + 1);
+  if (!op->is(OpKind::Name))
+    return false;
+  if (const Op *v = onlyAssignedValue(ctx, op); v && v != op && !ctx.values.fromCaller(op))
+    return callersUntyped(ctx, v, depth + 1);
+  NameResolution r = ctx.values.scopes().resolve(op);
+  if (r.kind == NameResolution::Kind::Undefined)
+    return true;
+  return r.symbol && ctx.values.fromCaller(op) && !ctx.values.callerKind(*r.symbol);
+}
+
+/// How many times `seq` already repeats a sequence ivc cannot size (`s * 16`
+/// as the `seq` of `(s * 16) * 16`, through names), or 1.
+double blindRepetitions(RuleContext &ctx, const Op *seq, int depth = 0) {
+  seq = valueBehindNames(ctx, seq);
+  if (!seq || depth > 8 || !seq->is(OpKind::BinaryOp) || seq->text != "*")
+    return 1;
+  for (int side = 0; side < 2; ++side) {
+    Magnitude count = Sizer(ctx).of(seq->operand(1 - side));
+    if (count.value && maySequence(ctx, seq->operand(side)))
+      return double(std::max<int64_t>(*count.value, 1)) *
+             blindRepetitions(ctx, seq->operand(side), depth + 1);
+  }
+  return 1;
 }
 
 /// Why repeating `seq` `count` times may make more than one call should,
@@ -157,9 +211,11 @@ std::optional<std::string> unboundedRepetition(RuleContext &ctx, const Op *seq,
   if (n > MaxElements)
     return "repeats a sequence " + std::to_string(n) + " times";
   if (!e) {
-    if (n <= MaxBlindSequenceRepetitions)
+    // Repetitions of a repetition multiply: `s * 16 * 16 * 16`.
+    double times = double(n) * blindRepetitions(ctx, seq);
+    if (times <= double(MaxBlindSequenceRepetitions))
       return std::nullopt;
-    return "repeats a sequence ivc cannot size " + std::to_string(n) + " times";
+    return "repeats a sequence ivc cannot size " + countText(times) + " times";
   }
   double times = double(std::max<int64_t>(n, 0));
   return Extent{e->length * times, e->reach * times, e->text}.excess();
@@ -209,10 +265,17 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
                return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
              });
     };
-    for (auto [value, count] : {std::pair{l, b}, std::pair{r, a}})
+    for (auto [value, count] : {std::pair{l, b}, std::pair{r, a}}) {
       if (count.value && *count.value > MaxElements && mayRepeat(value))
         return report(ctx, at, "repeats what may be a sequence " +
                                    std::to_string(*count.value) + " times");
+      // The caller's value of no checked kind may be a 64 MiB string: as
+      // an unsized sequence, 16 repetitions in all (`s * 16 * 16` is 256).
+      double times = count.value ? double(*count.value) * blindRepetitions(ctx, value) : 0;
+      if (times > double(MaxBlindSequenceRepetitions) && callersUntyped(ctx, value))
+        return report(ctx, at, "repeats what may be the caller's sequence " +
+                                   countText(times) + " times");
+    }
     return;
   }
   if (lSeq == rSeq)
@@ -389,6 +452,8 @@ std::optional<double> factorCount(RuleContext &ctx, const Op *op, int depth = 0)
         return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple", "sorted"});
       }))
     return factorCount(ctx, positionalArgument(*op, 0), depth + 1);
+  if (const Op *items = op->is(OpKind::Call) ? mappedItems(ctx, *op) : nullptr)
+    return factorCount(ctx, items, depth + 1);
   return iterableLength(ctx, op);
 }
 

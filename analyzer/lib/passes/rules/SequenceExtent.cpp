@@ -39,6 +39,16 @@ static bool madeOfSequences(RuleContext &ctx, const Op *op, int depth) {
   }
 }
 
+const Op *mappedItems(RuleContext &ctx, const Op &call) {
+  const ValueSet &callee = ctx.valuesOf(call.operand(0));
+  bool map = call.operands.size() >= 3 && !callee.empty() &&
+             llvm::all_of(callee, [](const Value &v) {
+               return v.kind == ValueKind::Builtin && v.text == "map";
+             });
+  const Op *xs = map ? call.operand(2) : nullptr;
+  return xs && !xs->is(OpKind::Starred) && !xs->is(OpKind::Keyword) ? xs : nullptr;
+}
+
 bool isSequence(RuleContext &ctx, const Op *op) {
   if (op && (op->is(OpKind::Str) || op->is(OpKind::Bytes) || op->is(OpKind::FString) ||
              op->is(OpKind::List) || op->is(OpKind::Tuple) || op->is(OpKind::ListComp)))
@@ -118,10 +128,11 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   }
   case OpKind::BinaryOp: return ofBinary(*op, depth);
   case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
-  case OpKind::Call: { // `list(range(n))`, `tuple(s)`: one item each
-    if (!isListing(ctx_, *op))
+  case OpKind::Call: { // `list(range(n))`, `tuple(s)`, `map(f, xs)`: one item each
+    const Op *items = isListing(ctx_, *op) ? op->operand(1) : mappedItems(ctx_, *op);
+    if (!items)
       return std::nullopt;
-    std::optional<double> n = iterableLength(ctx_, op->operand(1));
+    std::optional<double> n = iterableLength(ctx_, items);
     return n ? std::optional<Extent>(Extent{*n, *n}) : std::nullopt;
   }
   case OpKind::ListComp: return ofComprehension(*op, depth);
