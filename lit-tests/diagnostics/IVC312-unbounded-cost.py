@@ -619,3 +619,12 @@ with model.trace("big integers through map and comprehensions"):
     mapped_total = sum(map(int, [huge_int] * 2**23))  # expected-remark {{'sum' works through 8388608 integers}}
     comp_total = sum([huge_int for _ in range(2**23)])  # expected-remark {{'sum' works through 8388608 integers}}
     mapped_product = math.prod(map(int, [2] * 2**20))  # expected-remark {{multiplies more than 2^14 integers in one call}}
+
+
+# Formats built at run time from digits, and nested specs given as text.
+with model.trace("formats built from digits"):
+    replaced = "%.2f".replace("2", "2000000000") % 0.5  # expected-remark {{formats a field of a width or precision beyond 2^28}}
+    spelled = f"{0.5:.{'2' + '0' * 9}f}"  # expected-remark {{formats a field of a width or precision beyond 2^28}}
+    short = f"{0.5:.{'2'}f}" + "%.2f".replace("2", "3") % 0.5
+    wide_int = 10**100000
+    walked = sum(iter([wide_int] * 2**23))  # expected-remark {{'sum' works through 8388608 integers}}

@@ -54,7 +54,12 @@ def outer():
             d = -1
             x = g(torch.tensor([-(2**63)])).save()
 
-    return run_nested
+    def run_walrus(ids):
+        with model.trace(ids):
+            xs = [(d := -1) for _ in [0]]
+            x = g(torch.tensor([-(2**63)])).save()
+
+    return run_nested, run_walrus
 
 
 def run_apart(ids):

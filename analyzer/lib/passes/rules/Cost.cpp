@@ -124,9 +124,9 @@ std::optional<double> bigItemBits(RuleContext &ctx, const Op *seq, int depth = 0
   seq = valueBehindNames(ctx, seq);
   if (!seq || depth > 8)
     return std::nullopt;
-  // What `map(int, xs)`, `list(xs)` and the like pass on: xs's items.
+  // What `map(int, xs)`, `list(xs)`, `iter(xs)` and the like pass on.
   if (seq->is(OpKind::Call)) {
-    const Op *items = mappedItems(ctx, *seq);
+    const Op *items = itemsPassedOn(ctx, *seq);
     if (!items && seq->operands.size() == 2 &&
         llvm::any_of(ctx.valuesOf(seq->operand(0)), [](const Value &v) {
           return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple", "sorted"});
@@ -452,7 +452,7 @@ std::optional<double> factorCount(RuleContext &ctx, const Op *op, int depth = 0)
         return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple", "sorted"});
       }))
     return factorCount(ctx, positionalArgument(*op, 0), depth + 1);
-  if (const Op *items = op->is(OpKind::Call) ? mappedItems(ctx, *op) : nullptr)
+  if (const Op *items = op->is(OpKind::Call) ? itemsPassedOn(ctx, *op) : nullptr)
     return factorCount(ctx, items, depth + 1);
   return iterableLength(ctx, op);
 }

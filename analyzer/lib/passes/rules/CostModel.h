@@ -122,9 +122,10 @@ private:
 
 /// The length of a str or bytes ivc sizes (literals, `+`, `*`, names).
 std::optional<double> textLength(RuleContext &ctx, const ir::Op *op);
-/// The first iterable `map(f, xs, ...)` maps (at least as long as the map),
-/// or null for another call.
-const ir::Op *mappedItems(RuleContext &ctx, const ir::Op &call);
+/// The iterable whose items `map(f, xs, ...)`, `filter(f, xs)`, `iter(xs)`
+/// or `reversed(xs)` pass on (no fewer than they yield), or null for
+/// another call.
+const ir::Op *itemsPassedOn(RuleContext &ctx, const ir::Op &call);
 /// Whether `op` is a call of the builtin `range`.
 bool isRangeCall(RuleContext &ctx, const ir::Op *op);
 /// The length of an iterable ivc sizes: a range, a display, a string or a

@@ -64,6 +64,18 @@ bool wideSpec(RuleContext &ctx, const Op *spec) {
       return true;
     if (part && part->is(OpKind::FormatValue) && wideNumber(ctx, part->operand(0)))
       return true;
+    // A nested spec given as text spells its width (`f"{x:.{'2' + '0' * 9}f}"`);
+    // text ivc does not know may spell any, unless it has 8 characters at most.
+    if (part && part->is(OpKind::FormatValue) && isSequence(ctx, part->operand(0))) {
+      if (std::optional<std::string_view> known = knownString(ctx, part->operand(0))) {
+        if (hasWideField(*known))
+          return true;
+        continue;
+      }
+      std::optional<double> n = textLength(ctx, part->operand(0));
+      if (!n || *n > 8)
+        return true;
+    }
   }
   return false;
 }
@@ -72,6 +84,9 @@ bool wideSpec(RuleContext &ctx, const Op *spec) {
 bool holdsWideNumber(RuleContext &ctx, const Op *op, int &budget) {
   if (!op || --budget < 0)
     return false;
+  // A wide number may come as digits (`"%.2f".replace("2", "2000000000")`).
+  if ((op->is(OpKind::Str) && hasWideField(op->text)))
+    return true;
   return wideNumber(ctx, op) ||
          llvm::any_of(op->operands, [&](const Op *o) { return holdsWideNumber(ctx, o, budget); });
 }

@@ -42,10 +42,15 @@ void checkSharedNames(MediatorContext &m) {
   for (const CodeUnit &unit : m.code.units) {
     ValueAnalysis &values = *unit.context->values;
     bool body = unit.kind == CodeUnit::Kind::Mediator;
+    const ScopeTree &scopes = *unit.context->scopes;
     m.code.forEachOp(unit, [&](Op *op) {
-      if (!op->is(OpKind::Name) || (op->ctx != Ctx::Load && !body))
-        return;
-      const Symbol *s = unit.context->scopes->resolve(op).symbol;
+      // Names read, and names the body binds (a walrus's target too, which a
+      // comprehension binds in the function around it).
+      const Symbol *s = nullptr;
+      if (op->is(OpKind::Name) && (op->ctx == Ctx::Load || body))
+        s = scopes.resolve(op).symbol;
+      else if (op->is(OpKind::NamedExpr) && body)
+        s = scopes.resolve(op->text, scopes.enclosingScope(op)).symbol;
       if (!s || !values.outerScope(s->scope) || values.boundByRuntime(*s))
         return;
       auto &seen = byName[s->name];

@@ -39,13 +39,16 @@ static bool madeOfSequences(RuleContext &ctx, const Op *op, int depth) {
   }
 }
 
-const Op *mappedItems(RuleContext &ctx, const Op &call) {
+const Op *itemsPassedOn(RuleContext &ctx, const Op &call) {
   const ValueSet &callee = ctx.valuesOf(call.operand(0));
-  bool map = call.operands.size() >= 3 && !callee.empty() &&
-             llvm::all_of(callee, [](const Value &v) {
-               return v.kind == ValueKind::Builtin && v.text == "map";
-             });
-  const Op *xs = map ? call.operand(2) : nullptr;
+  if (callee.size() != 1 || callee[0].kind != ValueKind::Builtin)
+    return nullptr;
+  std::string_view f = callee[0].text;
+  const Op *xs = nullptr;
+  if (isOneOf(f, {"map", "filter"}) && call.operands.size() >= 3)
+    xs = call.operand(2);
+  else if (isOneOf(f, {"iter", "reversed"}) && call.operands.size() == 2)
+    xs = call.operand(1);
   return xs && !xs->is(OpKind::Starred) && !xs->is(OpKind::Keyword) ? xs : nullptr;
 }
 
@@ -128,8 +131,8 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   }
   case OpKind::BinaryOp: return ofBinary(*op, depth);
   case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
-  case OpKind::Call: { // `list(range(n))`, `tuple(s)`, `map(f, xs)`: one item each
-    const Op *items = isListing(ctx_, *op) ? op->operand(1) : mappedItems(ctx_, *op);
+  case OpKind::Call: { // `list(range(n))`, `tuple(s)`, `map(f, xs)`: one item each at most
+    const Op *items = isListing(ctx_, *op) ? op->operand(1) : itemsPassedOn(ctx_, *op);
     if (!items)
       return std::nullopt;
     std::optional<double> n = iterableLength(ctx_, items);
