@@ -111,3 +111,19 @@ def repeated(s, k):
     with model.trace("The Eiffel Tower is in"):
         x = s * 16 * 16  # expected-remark {{'s * 16 * 16' repeats what may be the caller's sequence 256 times}}
         y = s * 8 + k * 16
+
+
+# Bounded means no larger than a number: a remainder by 2**31 is not small,
+# a float division keeps its dividend, a range's length is what it is, and
+# a tensor the mediator makes with a zero dimension may have any other.
+def caps(n, s):
+    with model.trace("The Eiffel Tower is in"):
+        a = torch.zeros(n % 2**31)  # expected-remark {{'torch.zeros(n % 2**31)' allocates a tensor of 2147483648 elements}}
+        b = torch.zeros(int(2**29 / 1))  # expected-remark {{allocates a tensor of 536870912 elements}}
+        c = torch.zeros(len(range(pow(n, 1))))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        t = torch.zeros(2**15, 0)
+        d = torch.zeros(t.shape[0], t.shape[0])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        for i in range(2**29, 2**29 + 1):
+            e = torch.zeros(i)  # expected-remark {{allocates a tensor of 536870913 elements}}
+        f = s * len(s)  # expected-remark {{'s * len(s)' repeats what may be the caller's sequence a number ivc cannot bound times}}
+        fine = torch.zeros(n % 4096) + torch.zeros(min(n, 64)).sum()

@@ -142,11 +142,9 @@ std::optional<double> bigItemBits(RuleContext &ctx, const Op *seq, int depth = 0
           return m.kind == Magnitude::Int && m.bits > 64 ? std::optional<double>(m.bits)
                                                          : std::nullopt;
         }
-  if (seq && seq->is(OpKind::BinaryOp) && seq->text == "*")
+  if (seq && seq->is(OpKind::BinaryOp) && seq->text == "*") // `[b] * n`, `xs * n`
     for (const Op *side : seq->operands)
-      if (std::optional<double> b = side && (side->is(OpKind::List) || side->is(OpKind::Tuple))
-                                        ? bigItemBits(ctx, side, depth + 1)
-                                        : std::nullopt)
+      if (std::optional<double> b = bigItemBits(ctx, side, depth + 1))
         return b;
   if (!seq || !(seq->is(OpKind::List) || seq->is(OpKind::Tuple)))
     return std::nullopt;
@@ -271,7 +269,10 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
                                    std::to_string(*count.value) + " times");
       // The caller's value of no checked kind may be a 64 MiB string: as
       // an unsized sequence, 16 repetitions in all (`s * 16 * 16` is 256).
-      double times = count.value ? double(*count.value) * blindRepetitions(ctx, value) : 0;
+      // (A length's number of times, `s * len(s)`, may be anything.)
+      double times = count.value ? double(*count.value) * blindRepetitions(ctx, value)
+                     : count.kind == Magnitude::Length ? HUGE_VAL
+                                                       : 0;
       if (times > double(MaxBlindSequenceRepetitions) && callersUntyped(ctx, value))
         return report(ctx, at, "repeats what may be the caller's sequence " +
                                    countText(times) + " times");

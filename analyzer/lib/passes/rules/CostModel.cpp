@@ -379,16 +379,21 @@ std::string countText(double n) {
 }
 
 std::optional<double> product(RuleContext &ctx, const std::vector<const Op *> &dims) {
-  if (llvm::any_of(dims, [&](const Op *d) { return chosenByInputs(ctx, d) || !boundedSize(ctx, d); }))
-    return HUGE_VAL;
-  Sizer size(ctx);
+  // The largest each dimension may be; a length of what exists is not
+  // judged, unless the numbers beside it pass a tensor's limit alone.
   double n = 1;
+  bool real = false;
   for (const Op *d : dims) {
-    Magnitude m = d && !d->is(OpKind::Starred) ? size.of(d) : Magnitude{};
-    if (!m.value || *m.value < 0)
-      return std::nullopt;
-    n *= double(*m.value);
+    std::optional<double> most = d ? sizeBound(ctx, d) : std::nullopt;
+    if (!most)
+      return HUGE_VAL;
+    if (*most == 0 && !Sizer(ctx).of(d).value)
+      real = true;
+    else
+      n *= *most;
   }
+  if (real && n <= MaxTensorElements)
+    return std::nullopt;
   return n;
 }
 

@@ -167,9 +167,12 @@ bool passedTo(RuleContext &ctx, const ir::Op &param, std::vector<const ir::Op *>
 /// contents (`t.item()`, `int(t)`), or arithmetic on those (`min` with a
 /// bound caps it). The cost rules count such a size as beyond every limit.
 bool chosenByInputs(RuleContext &ctx, const ir::Op *op);
-/// Whether `op` is a size ivc sees bounded: evaluated, a length of what
-/// exists, or arithmetic of those (the rest may be anything).
-bool boundedSize(RuleContext &ctx, const ir::Op *op);
+/// The most the size `op` may be, when ivc sees it bounded: a number it
+/// evaluates or caps (`n % 4096`, `min(n, 64)`), or 0 for a length of what
+/// exists whose number it does not know (an activation's shape, the
+/// model's configuration, small arithmetic of those). Nothing for any
+/// other size: it may be what the inputs choose.
+std::optional<double> sizeBound(RuleContext &ctx, const ir::Op *op);
 
 // Nesting.cpp
 /// Whether `op` runs inside a loop, in the same function and the mediator,
@@ -253,6 +256,9 @@ std::optional<std::string> unpackedHashingCost(RuleContext &ctx, const ir::Op &s
 std::optional<std::string> augmentedHashingCost(RuleContext &ctx, const ir::Op &op);
 
 // TensorCost.cpp
+/// The shape of the tensor `op` is, when a torch or numpy factory of a
+/// constant shape made it (directly or through names bound once).
+std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const ir::Op *op);
 /// Why a torch factory or tensor method call of constant sizes (`callee`)
 /// may allocate beyond 1 GiB, if it may.
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const ir::Op &call,

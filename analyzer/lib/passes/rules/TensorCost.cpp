@@ -266,6 +266,8 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
   return std::nullopt;
 }
 
+} // namespace
+
 /// The shape of the tensor `op` is, when a torch or numpy factory of a
 /// constant shape made it (directly or through names bound once).
 std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) {
@@ -304,6 +306,8 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) 
   }
   return std::nullopt;
 }
+
+namespace {
 
 /// The elements of the tensors a sequence argument lists (`[a, b]`,
 /// `(t,) * n`), when every one is sized.
