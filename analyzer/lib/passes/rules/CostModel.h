@@ -9,7 +9,9 @@
 // combinatorics), HashingCost.cpp (sets and dicts filled in one call),
 // Doubling.cpp (lists grown in place by themselves in a loop) and
 // HandedOn.cpp (such functions handed to `map`, `partial`, ...). Sizes come
-// from CostModel.cpp (integers) and SequenceExtent.cpp (sequences).
+// from CostModel.cpp (integers), SequenceExtent.cpp (sequences),
+// SizeBounds.cpp (the most a size may be), InputNumbers.cpp (numbers the
+// inputs choose) and Parameters.cpp (what calls pass a helper).
 // Internal to the rules.
 //
 //===----------------------------------------------------------------------===//
@@ -164,9 +166,20 @@ bool passedTo(RuleContext &ctx, const ir::Op &param, std::vector<const ir::Op *>
 
 // InputNumbers.cpp
 /// Whether `op` is a number the inputs choose: a caller's value, a tensor's
-/// contents (`t.item()`, `int(t)`), or arithmetic on those (`min` with a
-/// bound caps it). The cost rules count such a size as beyond every limit.
+/// contents (`t.item()`, `int(t)`, a tensor given as a size), or arithmetic
+/// on those (`min` with a bound caps it). The cost rules count such a size
+/// as beyond every limit.
 bool chosenByInputs(RuleContext &ctx, const ir::Op *op);
+/// The same, but a tensor counts only when its value comes from the inputs
+/// (an activation does not: its shape is the model's).
+bool derivedFromInputs(RuleContext &ctx, const ir::Op *op);
+/// Whether `op` may be a tensor or an activation.
+bool mayHoldTensor(RuleContext &ctx, const ir::Op *op);
+/// Whether the tensor `t` is the caller's, so that its shape is too (a
+/// caller's 2^40 by 0 tensor holds nothing).
+bool callersShape(RuleContext &ctx, const ir::Op *t);
+
+// SizeBounds.cpp
 /// The most the size `op` may be, when ivc sees it bounded: a number it
 /// evaluates or caps (`n % 4096`, `min(n, 64)`), or 0 for a length of what
 /// exists whose number it does not know (an activation's shape, the
