@@ -127,3 +127,12 @@ def caps(n, s):
             e = torch.zeros(i)  # expected-remark {{allocates a tensor of 536870913 elements}}
         f = s * len(s)  # expected-remark {{'s * len(s)' repeats what may be the caller's sequence a number ivc cannot bound times}}
         fine = torch.zeros(n % 4096) + torch.zeros(min(n, 64)).sum()
+
+
+# Joining or writing out a caller's text many times copies it that often.
+def joined(s, names):
+    with model.trace("The Eiffel Tower is in"):
+        a = s.join(s)  # expected-remark {{'s.join(s)' joins parts ivc cannot count with a separator it cannot size}}
+        b = "".join([s] * 1024)  # expected-remark {{'"".join([s] * 1024)' copies a text ivc cannot size 1024 times}}
+        c = str([s] * 1024)  # expected-remark {{copies a text ivc cannot size 1024 times}}
+        fine = ", ".join(names) + "".join([s] * 4) + ",".join([str(i) for i in range(100)])

@@ -53,13 +53,69 @@ std::optional<std::string> growthOfUnsized(RuleContext &ctx, const Op &call, std
          (factor ? countText(*factor) + "-fold" : std::string("by a factor it cannot bound"));
 }
 
+/// Whether `op` writes out a number ivc sizes (`str(i)`, `repr(x.item())`):
+/// a short text.
+bool writesNumber(RuleContext &ctx, const Op *op) {
+  if (!op || !op->is(OpKind::Call) || op->operands.size() != 2)
+    return false;
+  bool writer = llvm::any_of(ctx.valuesOf(op->operand(0)), [](const Value &v) {
+    return v.kind == ValueKind::Builtin && isOneOf(v.text, {"str", "repr", "hex", "bin", "oct"});
+  });
+  Magnitude m = Sizer(ctx).of(op->operand(1));
+  const ValueSet &vs = ctx.valuesOf(op->operand(1));
+  bool number = (m.kind == Magnitude::Int && m.bits <= 64) || m.kind == Magnitude::Float ||
+                (!vs.empty() && llvm::all_of(vs, [](const Value &v) {
+                  return v.kind == ValueKind::Number || v.kind == ValueKind::Bool;
+                }));
+  return writer && number;
+}
+
+/// Why a text made of the items of `seq` (joined, or written out by
+/// `str`) may copy a text ivc cannot size more than 16 times (what the
+/// caller's largest, 64 MiB, may be repeated unreported), if it may:
+/// `''.join([s] * 1024)` of a caller's 2 MiB made 2 GiB.
+std::optional<std::string> copiesUnsizedItems(RuleContext &ctx, const Op *seq) {
+  std::optional<Extent> e = ExtentOf(ctx).of(seq);
+  const Op *items = valueBehindNames(ctx, seq);
+  if (items && items->is(OpKind::BinaryOp) && items->text == "*") // `[s] * n`
+    for (const Op *side : items->operands)
+      if (side && (side->is(OpKind::List) || side->is(OpKind::Tuple)))
+        items = side;
+  if (!e || !items || e->length <= double(MaxBlindSequenceRepetitions))
+    return std::nullopt;
+  std::vector<const Op *> each; // a display's items, a comprehension's element
+  if (items->is(OpKind::List) || items->is(OpKind::Tuple))
+    each.assign(items->operands.begin(), items->operands.end());
+  else if (items->is(OpKind::ListComp))
+    for (const Region &r : items->regions)
+      for (const Op *c : r.ops)
+        if (c->is(OpKind::CompYield))
+          each.push_back(c->operand(0));
+  // (A formatted item, `f"{v:.2f}"`, is as long as its fields, judged
+  // where they are.)
+  bool unsized = llvm::any_of(each, [&](const Op *item) {
+    return item && !item->is(OpKind::FString) && !writesNumber(ctx, item) &&
+           !textLength(ctx, item) && !ExtentOf(ctx).of(item) && maySequence(ctx, item);
+  });
+  if (!unsized)
+    return std::nullopt;
+  return "copies a text ivc cannot size " + countText(e->length) + " times";
+}
+
 std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::string_view m,
                                       const Op *receiver) {
   std::optional<double> text = textLength(ctx, receiver);
   if (m == "join") { // a text joined is its characters, each a part
-    std::optional<Extent> parts = ExtentOf(ctx).of(argument(call, 0, "iterable"));
+    const Op *iterable = argument(call, 0, "iterable");
+    std::optional<Extent> parts = ExtentOf(ctx).of(iterable);
+    if (std::optional<std::string> why = copiesUnsizedItems(ctx, iterable))
+      return why;
     if (text && parts)
       return tooMuchText((parts->text ? parts->length : parts->chars) + parts->length * *text);
+    // A separator ivc cannot size between parts it cannot count: `s.join(s)`
+    // of a caller's 64 KiB made 4 GiB.
+    if (!text && !parts && maySequence(ctx, receiver) && maySequence(ctx, iterable))
+      return std::string("joins parts ivc cannot count with a separator it cannot size");
     return std::nullopt;
   }
   if (!text)
@@ -95,6 +151,8 @@ std::optional<std::string> textCallCost(RuleContext &ctx, const Op &call, const 
   if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple", "set", "sorted"}))
     if (std::optional<double> text = textLength(ctx, positionalArgument(call, 0)))
       return tooManyStrings(*text);
+  if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"str", "repr", "ascii"}))
+    return copiesUnsizedItems(ctx, positionalArgument(call, 0));
   return std::nullopt;
 }
 
