@@ -27,6 +27,15 @@ bool alsoInTorch(std::string_view f) {
                      "max_pool2d", "max_pool3d", "max_pool1d_with_indices"});
 }
 
+/// Whether `f` is a max pool of torch.nn.functional: of one to three
+/// dimensions, with or without `_with_indices`. All take the same arguments
+/// at the same positions.
+bool maxPool(std::string_view f) {
+  llvm::StringRef r(f.data(), f.size());
+  r.consume_back("_with_indices");
+  return r.consume_front("max_pool") && isOneOf(r, {"1d", "2d", "3d"});
+}
+
 struct UnsafeArgument {
   std::string_view callee; // qualified name (see alsoInTorch), or a tensor method's name
   std::string_view keyword; // also accepted at `position` when >= 0
@@ -69,36 +78,14 @@ constexpr UnsafeArgument UnsafeArguments[] = {
     {"torch.nn.functional.conv_transpose1d", "groups", 6, "small-int", "raw-memory"},
     {"torch.nn.functional.conv_transpose2d", "groups", 6, "small-int", "raw-memory"},
     {"torch.nn.functional.conv_transpose3d", "groups", 6, "small-int", "raw-memory"},
-    {"torch.nn.functional.max_pool1d", "kernel_size", 1, "small-int", "raw-memory"},
     // A max pool's output length (L + 2p - d(k - 1) - 1) / s + 1 wraps in
     // int64 for a dilation of 2^62, and the kernel reads far outside its
-    // input (SIGSEGV, torch 1.13): strides, paddings and dilations too.
-    {"torch.nn.functional.max_pool2d", "kernel_size", 1, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool3d", "kernel_size", 1, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool1d", "stride", 2, "small-ints-or-none", "raw-memory"},
-    {"torch.nn.functional.max_pool2d", "stride", 2, "small-ints-or-none", "raw-memory"},
-    {"torch.nn.functional.max_pool3d", "stride", 2, "small-ints-or-none", "raw-memory"},
-    {"torch.nn.functional.max_pool1d", "padding", 3, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool2d", "padding", 3, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool3d", "padding", 3, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool1d", "dilation", 4, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool2d", "dilation", 4, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool3d", "dilation", 4, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool1d_with_indices", "kernel_size", 1, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool1d_with_indices", "stride", 2, "small-ints-or-none",
-     "raw-memory"},
-    {"torch.nn.functional.max_pool1d_with_indices", "padding", 3, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool1d_with_indices", "dilation", 4, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool2d_with_indices", "kernel_size", 1, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool2d_with_indices", "stride", 2, "small-ints-or-none",
-     "raw-memory"},
-    {"torch.nn.functional.max_pool2d_with_indices", "padding", 3, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool2d_with_indices", "dilation", 4, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool3d_with_indices", "kernel_size", 1, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool3d_with_indices", "stride", 2, "small-ints-or-none",
-     "raw-memory"},
-    {"torch.nn.functional.max_pool3d_with_indices", "padding", 3, "small-ints", "raw-memory"},
-    {"torch.nn.functional.max_pool3d_with_indices", "dilation", 4, "small-ints", "raw-memory"},
+    // input (SIGSEGV, torch 1.13). `max_pool` stands for every max pool (see
+    // maxPool).
+    {"torch.nn.functional.max_pool", "kernel_size", 1, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool", "stride", 2, "small-ints-or-none", "raw-memory"},
+    {"torch.nn.functional.max_pool", "padding", 3, "small-ints", "raw-memory"},
+    {"torch.nn.functional.max_pool", "dilation", 4, "small-ints", "raw-memory"},
     // An average pool divides integer sums by divisor_override: -1 traps on
     // the minimum (SIGFPE), as integer division does.
     {"torch.nn.functional.avg_pool2d", "divisor_override", 6, "positive-small-int",
@@ -233,10 +220,15 @@ bool names(const UnsafeArgument &u, const Value &callee) {
   if (callee.kind != ValueKind::Qualified || methodEntry)
     return false;
   constexpr std::string_view Functional = "torch.nn.functional.";
-  return u.callee == callee.text ||
-         (u.callee.starts_with(Functional) && callee.text.starts_with("torch.") &&
-          u.callee.substr(Functional.size()) == callee.text.substr(6) &&
-          alsoInTorch(callee.text.substr(6)));
+  // The function's name in torch.nn.functional, or null for another.
+  std::string_view f = callee.text.starts_with(Functional) ? callee.text.substr(Functional.size())
+                       : callee.text.starts_with("torch.") && alsoInTorch(callee.text.substr(6))
+                           ? callee.text.substr(6)
+                           : std::string_view();
+  if (u.callee == "torch.nn.functional.max_pool")
+    return maxPool(f);
+  return u.callee == callee.text || (!f.empty() && u.callee.starts_with(Functional) &&
+                                     u.callee.substr(Functional.size()) == f);
 }
 
 /// The 2-D and n-D FFTs (`torch.fft.fft2`, `torch.fft.irfftn`).
