@@ -259,9 +259,7 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     // types as a tensor: a block's output is a tuple, and so are `h.split()`
     // and `h.topk()`.
     auto mayRepeat = [&](const Op *value) {
-      return maySequence(ctx, value) || llvm::any_of(ctx.valuesOf(value), [](const Value &v) {
-               return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
-             });
+      return maySequence(ctx, value) || anyTensor(ctx, value);
     };
     for (auto [value, count] : {std::pair{l, b}, std::pair{r, a}}) {
       if (count.value && *count.value > MaxElements && mayRepeat(value))

@@ -330,12 +330,16 @@ std::optional<double> numberValue(RuleContext &ctx, const Op *op) {
   return m.value ? std::optional<double>(double(*m.value)) : std::nullopt;
 }
 
+static bool isTensor(const Value &v) {
+  return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
+}
+
 bool allTensors(RuleContext &ctx, const Op *op) {
   const ValueSet &vs = ctx.valuesOf(op);
-  return !vs.empty() && std::all_of(vs.begin(), vs.end(), [](const Value &v) {
-    return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
-  });
+  return !vs.empty() && llvm::all_of(vs, isTensor);
 }
+
+bool anyTensor(RuleContext &ctx, const Op *op) { return llvm::any_of(ctx.valuesOf(op), isTensor); }
 
 const Symbol *symbolOf(RuleContext &ctx, const Op *op) {
   if (!op || !op->is(OpKind::Name))

@@ -141,6 +141,8 @@ std::optional<double> numberValue(RuleContext &ctx, const ir::Op *op);
 
 /// Whether every value `op` may be is a tensor.
 bool allTensors(RuleContext &ctx, const ir::Op *op);
+/// Whether some value `op` may be is a tensor (an activation included).
+bool anyTensor(RuleContext &ctx, const ir::Op *op);
 /// The symbol a name op reads or binds, or null.
 const Symbol *symbolOf(RuleContext &ctx, const ir::Op *op);
 /// Reports `at` as IVC312, `why` saying what it does.
@@ -173,8 +175,6 @@ bool chosenByInputs(RuleContext &ctx, const ir::Op *op);
 /// The same, but a tensor counts only when its value comes from the inputs
 /// (an activation does not: its shape is the model's).
 bool derivedFromInputs(RuleContext &ctx, const ir::Op *op);
-/// Whether `op` may be a tensor or an activation.
-bool mayHoldTensor(RuleContext &ctx, const ir::Op *op);
 /// Whether the tensor `t` is the caller's, so that its shape is too (a
 /// caller's 2^40 by 0 tensor holds nothing).
 bool callersShape(RuleContext &ctx, const ir::Op *t);

@@ -5,9 +5,9 @@
 // caller's n) or an activation's contents (`int(h.sum().item())`). Either
 // may be anything, so the cost rules count such a size as beyond every
 // limit. A helper's parameter is chosen when a call of it passes a chosen
-// number, or when it is handed on. Lengths of what exists (`len(xs)`,
-// `h.shape[-1]`, `h.size(0)` of an activation) are not chosen this way: they
-// are bounded by memory already spent; a caller's tensor may be 2^40 by 0.
+// number, or when it is handed on. An activation's shape is the model's,
+// not chosen; a caller's tensor's is (it may be 2^40 by 0). What is not
+// chosen is not thereby bounded: SizeBounds.cpp says how large it may be.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -26,22 +26,7 @@ bool readsContents(const Value &v) {
          isOneOf(v.text, {"item", "tolist"});
 }
 
-bool mayBeTensor(RuleContext &ctx, const Op *op) {
-  return llvm::any_of(ctx.valuesOf(op), [](const Value &v) {
-    return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
-  });
-}
-
 bool chosen(RuleContext &ctx, const Op *op, int depth);
-
-/// Whether the shape of the tensor `t` is the caller's: a tensor the caller
-/// gave may be 2^40 by 0 and hold nothing; an activation's shape is the
-/// model's.
-bool shapeChosen(RuleContext &ctx, const Op *t) {
-  return t->is(OpKind::Name) &&
-         (ctx.values.fromCaller(t) ||
-          ctx.values.scopes().resolve(t).kind == NameResolution::Kind::Undefined);
-}
 
 bool anyChosen(RuleContext &ctx, std::span<Op *const> ops, int depth) {
   return llvm::any_of(ops, [&](const Op *o) {
@@ -53,7 +38,7 @@ bool anyChosen(RuleContext &ctx, std::span<Op *const> ops, int depth) {
 /// Whether `op` is chosen or a tensor, whose value is data: a tensor given
 /// where a number goes (`torch.zeros(s.long())`, `max(s.long(), 1)`).
 bool valueChosen(RuleContext &ctx, const Op *op, int depth) {
-  return op && (mayBeTensor(ctx, op) || chosen(ctx, op, depth));
+  return op && (anyTensor(ctx, op) || chosen(ctx, op, depth));
 }
 
 bool chosenCall(RuleContext &ctx, const Op &call, int depth) {
@@ -68,12 +53,12 @@ bool chosenCall(RuleContext &ctx, const Op &call, int depth) {
     const Op *callee = call.operand(0);
     if (v.kind == ValueKind::Method && callee && callee->is(OpKind::Attribute)) {
       const Op *self = callee->operand(0);
-      bool tensor = self && mayBeTensor(ctx, self);
-      if (tensor ? shapeChosen(ctx, self) : chosen(ctx, self, depth))
+      bool tensor = self && anyTensor(ctx, self);
+      if (tensor ? callersShape(ctx, self) : chosen(ctx, self, depth))
         return true;
     }
-    if (builtin && f == "len" && args.size() == 1 && mayBeTensor(ctx, args[0])) {
-      if (shapeChosen(ctx, args[0]))
+    if (builtin && f == "len" && args.size() == 1 && anyTensor(ctx, args[0])) {
+      if (callersShape(ctx, args[0]))
         return true;
       continue;
     }
@@ -158,7 +143,7 @@ bool chosen(RuleContext &ctx, const Op *op, int depth) {
   }
   case OpKind::Attribute: { // `cfg.n`, `t.shape`
     const Op *base = op->operand(0);
-    return base && mayBeTensor(ctx, base) ? shapeChosen(ctx, base)
+    return base && anyTensor(ctx, base) ? callersShape(ctx, base)
                                           : chosen(ctx, base, depth + 1);
   }
   case OpKind::UnaryOp: case OpKind::NamedExpr: case OpKind::Starred:
@@ -181,9 +166,10 @@ bool chosenByInputs(RuleContext &ctx, const Op *op) { return valueChosen(ctx, op
 
 bool derivedFromInputs(RuleContext &ctx, const Op *op) { return chosen(ctx, op, 0); }
 
-bool mayHoldTensor(RuleContext &ctx, const Op *op) { return mayBeTensor(ctx, op); }
-
-bool callersShape(RuleContext &ctx, const Op *t) { return shapeChosen(ctx, t); }
-
+bool callersShape(RuleContext &ctx, const Op *t) {
+  return t->is(OpKind::Name) &&
+         (ctx.values.fromCaller(t) ||
+          ctx.values.scopes().resolve(t).kind == NameResolution::Kind::Undefined);
+}
 
 } // namespace ivc::rules::cost

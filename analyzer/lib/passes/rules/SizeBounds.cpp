@@ -103,7 +103,7 @@ std::optional<Bound> callBound(RuleContext &ctx, const Op &call, int depth) {
     std::string_view f = v.text;
     bool builtin = v.kind == ValueKind::Builtin;
     if (v.kind == ValueKind::Method && callee->is(OpKind::Attribute) &&
-        mayHoldTensor(ctx, callee->operand(0)) && isOneOf(f, {"size", "numel", "dim", "nelement"})) {
+        anyTensor(ctx, callee->operand(0)) && isOneOf(f, {"size", "numel", "dim", "nelement"})) {
       const Op *t = callee->operand(0);
       if (callersShape(ctx, t) || derivedFromInputs(ctx, t))
         return std::nullopt;
@@ -119,7 +119,7 @@ std::optional<Bound> callBound(RuleContext &ctx, const Op &call, int depth) {
     if (builtin && f == "len" && args.size() == 1) {
       if (std::optional<double> n = iterableLength(ctx, args[0]))
         return Bound{*n};
-      if (const Op *t = mayHoldTensor(ctx, args[0]) ? args[0] : nullptr)
+      if (const Op *t = anyTensor(ctx, args[0]) ? args[0] : nullptr)
         return lengthOf(ctx, t);
       // Of what exists (not the caller's: checked before); a range or a
       // repetition made here may be any length (`len(range(n))`).
