@@ -31,7 +31,7 @@ def run(n, s):
         w = torch.randn(sizes[0], 4)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         r = torch.arange(n)  # expected-remark {{'torch.arange(n)' allocates a tensor of a size ivc cannot bound}}
         b = h.new_zeros(BATCH, 8)  # expected-remark {{'h.new_zeros(BATCH, 8)' makes a tensor of a size ivc cannot bound}}
-        t = s.ljust(n)  # expected-remark {{'s.ljust(n)' fills a number of bytes or characters the inputs choose}}
+        t = s.ljust(n)  # expected-remark {{'s.ljust(n)' fills a number of bytes or characters ivc cannot bound}}
         f = f"{s:>{k}}"  # expected-remark {{formats a field of a width or precision beyond 2^28 or that the inputs choose}}
         hb = torch.histc(h, bins=n)  # expected-remark {{'torch.histc(h, bins=n)' asks for bins of a number ivc cannot bound}}
         sq = square(n)
@@ -126,7 +126,9 @@ def caps(n, s):
         for i in range(2**29, 2**29 + 1):
             e = torch.zeros(i)  # expected-remark {{allocates a tensor of 536870913 elements}}
         f = s * len(s)  # expected-remark {{'s * len(s)' repeats what may be the caller's sequence a number ivc cannot bound times}}
-        fine = torch.zeros(n % 4096) + torch.zeros(min(n, 64)).sum()
+        g = torch.histc(torch.ones(4), bins=n % 2**31)  # expected-remark {{asks for bins of 2147483648}}
+        r = torch.arange(n % 2**31)  # expected-remark {{allocates a tensor of 2147483648 elements}}
+        fine = torch.zeros(n % 4096) + torch.zeros(min(n, 64)).sum() + torch.arange(n % 64).sum()
 
 
 # Joining or writing out a caller's text many times copies it that often.

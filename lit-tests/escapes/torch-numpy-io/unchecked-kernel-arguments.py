@@ -75,7 +75,9 @@ with model.trace("torch: pools that divide, raw kernels, samplers that never ret
     e1 = F.embedding_bag(torch.tensor([1, 2]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="mean", padding_idx=2)  # expected-remark {{uses 'torch.nn.functional.embedding_bag(padding_idx=...)' (raw-memory)}}
     f1 = F.fold(torch.ones(1, 4, 4), output_size=(4, 4), kernel_size=2**32)  # expected-remark {{uses 'torch.nn.functional.fold(kernel_size=...)' (raw-memory)}}
     d2 = torch.histogramdd(torch.ones(4, 4), bins=[3, 3])  # expected-remark {{uses 'torch.histogramdd(bins=...)' (raw-memory)}}
+    # expected-remark@+1 {{asks for padding of over 10^18}}
     c2 = F.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2), padding=2**63 - 1)  # expected-remark {{uses 'torch.nn.functional.conv1d(padding=...)' (raw-memory)}}
+    # expected-remark@+1 {{asks for padding of over 10^18}}
     c3 = torch.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2), padding=2**63 - 1)  # expected-remark {{uses 'torch.conv1d(padding=...)' (raw-memory)}}
     c4 = torch.conv2d(torch.ones(1, 2, 4, 4), torch.ones(1, 2, 4, 4), groups=2**32)  # expected-remark {{uses 'torch.conv2d(groups=...)' (raw-memory)}}
     e2 = F.embedding_bag(torch.tensor([1]), torch.ones(5, 3), torch.tensor([], dtype=torch.long), mode="max")  # expected-remark {{uses 'torch.nn.functional.embedding_bag(mode=...)' (raw-memory)}}

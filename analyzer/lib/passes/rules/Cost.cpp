@@ -511,7 +511,7 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
              "', which copies the total at every item";
   }
   if (size && chosenByInputs(ctx, size))
-    return std::string("fills a number of bytes or characters the inputs choose");
+    return std::string("fills a number of bytes or characters ivc cannot bound");
   if (size) {
     Magnitude m = Sizer(ctx).of(size);
     if (m.kind == Magnitude::Int && (m.value ? double(*m.value) > MaxFilledBytes : m.bits > 28))

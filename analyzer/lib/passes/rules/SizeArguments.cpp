@@ -131,24 +131,34 @@ std::optional<SizeArgument> transformLength(std::string_view q) {
   return std::nullopt;
 }
 
-/// What ivc evaluates `arg` to: a number (to the power `dims`), or a
-/// display's product.
+/// The most `arg` asks for: a number (to the power `dims`) or a display's
+/// product, each item evaluated or bounded (sizeBound), infinity when one
+/// is not; nothing for a length of what exists.
 std::optional<double> amount(RuleContext &ctx, const Op *arg, int dims) {
-  if (chosenByInputs(ctx, arg))
-    return HUGE_VAL;
+  auto one = [&](const Op *x) -> std::optional<double> {
+    if (knownString(ctx, x))
+      return std::nullopt; // `padding="same"`
+    if (!chosenByInputs(ctx, x))
+      if (std::optional<double> v = numberValue(ctx, x)) // floats too: scale factors
+        return std::fabs(*v);
+    std::optional<double> most = sizeBound(ctx, x);
+    if (!most)
+      return HUGE_VAL;
+    return *most > 0 ? most : std::nullopt;
+  };
   const Op *v = valueBehindNames(ctx, arg);
   if (v && (v->is(OpKind::Tuple) || v->is(OpKind::List))) {
     double n = 1;
     for (const Op *item : v->operands) {
-      std::optional<double> x = chosenByInputs(ctx, item) ? HUGE_VAL : numberValue(ctx, item);
+      std::optional<double> x = one(item);
       if (!x)
         return std::nullopt;
-      n *= std::fabs(*x);
+      n *= *x;
     }
     return n;
   }
-  std::optional<double> x = numberValue(ctx, arg);
-  return x ? std::optional<double>(std::pow(std::fabs(*x), dims)) : std::nullopt;
+  std::optional<double> x = arg ? one(arg) : std::nullopt;
+  return x ? std::optional<double>(std::pow(*x, dims)) : std::nullopt;
 }
 
 } // namespace

@@ -206,6 +206,13 @@ std::optional<Bound> bound(RuleContext &ctx, const Op *op, int depth) {
     return binaryBound(ctx, *op, depth);
   case OpKind::IfExp:
     return largest(ctx, {op->operand(1), op->operand(2)}, depth + 1);
+  case OpKind::ListComp: case OpKind::SetComp: case OpKind::GeneratorExp:
+    // Its items: `max(len(n) for n in names)`.
+    for (const Region &r : op->regions)
+      for (const Op *c : r.ops)
+        if (c->is(OpKind::CompYield))
+          return bound(ctx, c->operand(0), depth + 1);
+    return std::nullopt;
   default:
     return std::nullopt;
   }
@@ -214,10 +221,10 @@ std::optional<Bound> bound(RuleContext &ctx, const Op *op, int depth) {
 } // namespace
 
 std::optional<double> sizeBound(RuleContext &ctx, const Op *op) {
-  if (Sizer(ctx).of(op).kind == Magnitude::Float)
-    return 0.0; // a float is no size at all (a TypeError), nor a number of anything
   if (chosenByInputs(ctx, op))
     return std::nullopt;
+  if (Sizer(ctx).of(op).kind == Magnitude::Float)
+    return 0.0; // a float is no size at all (a TypeError), nor a number of anything
   std::optional<Bound> b = bound(ctx, op, 0);
   if (!b)
     return std::nullopt;

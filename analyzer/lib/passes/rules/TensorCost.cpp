@@ -115,14 +115,20 @@ std::optional<double> stepsOf(RuleContext &ctx, const std::vector<const Op *> &a
                               bool inclusive) {
   if (args.empty() || args.size() > 3)
     return std::nullopt;
-  if (llvm::any_of(args, [&](const Op *a) { return chosenByInputs(ctx, a); }))
-    return HUGE_VAL;
   std::vector<double> v;
-  for (const Op *a : args)
-    if (std::optional<double> x = numberValue(ctx, a))
+  for (const Op *a : args) {
+    if (std::optional<double> x = numberValue(ctx, a)) {
       v.push_back(*x);
-    else
-      return std::nullopt;
+      continue;
+    }
+    // Not evaluated: `arange(n)` of a bounded n is at most n long.
+    std::optional<double> most = sizeBound(ctx, a);
+    if (!most)
+      return HUGE_VAL;
+    if (args.size() == 1 && *most > 0)
+      return *most + (inclusive ? 1 : 0);
+    return std::nullopt;
+  }
   double start = v.size() > 1 ? v[0] : 0, end = v.size() > 1 ? v[1] : v[0];
   double step = v.size() == 3 ? std::fabs(v[2]) : 1;
   if (step == 0 || !std::isfinite(end - start))
