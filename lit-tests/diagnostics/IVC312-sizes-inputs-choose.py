@@ -116,8 +116,11 @@ def repeated(s, k):
 # Bounded means no larger than a number: a remainder by 2**31 is not small,
 # a float division keeps its dividend, a range's length is what it is, and
 # a tensor the mediator makes with a zero dimension may have any other.
+# Floor division or a negative power of a fraction grows it. A repetition
+# a length of what exists counts is bounded by it.
 def caps(n, s):
     with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
         a = torch.zeros(n % 2**31)  # expected-remark {{'torch.zeros(n % 2**31)' allocates a tensor of 2147483648 elements}}
         b = torch.zeros(int(2**29 / 1))  # expected-remark {{allocates a tensor of 536870912 elements}}
         c = torch.zeros(len(range(pow(n, 1))))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
@@ -129,6 +132,9 @@ def caps(n, s):
         g = torch.histc(torch.ones(4), bins=n % 2**31)  # expected-remark {{asks for bins of 2147483648}}
         r = torch.arange(n % 2**31)  # expected-remark {{allocates a tensor of 2147483648 elements}}
         fine = torch.zeros(n % 4096) + torch.zeros(min(n, 64)).sum() + torch.arange(n % 64).sum()
+        j = torch.zeros(int(1 // 1e-9))  # expected-remark {{'torch.zeros(int(1 // 1e-9))' allocates a tensor of a size ivc cannot bound}}
+        k = torch.zeros(int(0.001 ** -3))  # expected-remark {{'torch.zeros(int(0.001 ** -3))' allocates a tensor of a size ivc cannot bound}}
+        rule = "-" * (max(len(p) for p in PROMPTS) + 12) + "=" * (h.shape[-1] // 2)
 
 
 # Joining or writing out a caller's text many times copies it that often.

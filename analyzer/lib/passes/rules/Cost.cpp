@@ -235,7 +235,10 @@ Magnitude repetitionCount(RuleContext &ctx, const Op *op) {
     for (const Op *a : args)
       if (Magnitude m = Sizer(ctx).of(a); m.value && (!bound || *m.value < *bound))
         bound = *m.value;
-  return bound ? Magnitude::integer(std::max<int64_t>(*bound, 0)) : Sizer(ctx).of(op);
+  if (bound)
+    return Magnitude::integer(std::max<int64_t>(*bound, 0));
+  Magnitude m = Sizer(ctx).of(op);
+  return m.kind == Magnitude::Unknown ? countBound(ctx, op) : m; // `"-" * (width + 12)`
 }
 
 void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {

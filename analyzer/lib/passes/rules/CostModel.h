@@ -186,6 +186,10 @@ bool callersShape(RuleContext &ctx, const ir::Op *t);
 /// model's configuration, small arithmetic of those). Nothing for any
 /// other size: it may be what the inputs choose.
 std::optional<double> sizeBound(RuleContext &ctx, const ir::Op *op);
+/// The most a number of times may be, as a Magnitude: exact when it is a
+/// number (an upper bound read as the value), a length of what exists, or
+/// nothing.
+Magnitude countBound(RuleContext &ctx, const ir::Op *op);
 
 // Nesting.cpp
 /// Whether `op` runs inside a loop, in the same function and the mediator,

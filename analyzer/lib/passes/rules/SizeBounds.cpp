@@ -147,8 +147,14 @@ std::optional<Bound> binaryBound(RuleContext &ctx, const Op &op, int depth) {
   Magnitude right = Sizer(ctx).of(op.operand(1));
   if ((o == "%" || o == "&") && right.value) // below the constant
     return Bound{std::fabs(double(*right.value))};
-  if (o == "//" || o == ">>")
+  if (o == ">>")
     return bound(ctx, op.operand(0), depth + 1);
+  if (o == "//") { // by an integer: no larger (by 0.001, a thousand times)
+    std::optional<Bound> a = bound(ctx, op.operand(0), depth + 1);
+    if (!a || !right.isInt())
+      return std::nullopt;
+    return Bound{std::max(a->most, 1.0), a->real};
+  }
   if (o == "/") { // by at least 1: no larger
     std::optional<double> d = numberValue(ctx, op.operand(1));
     return d && std::fabs(*d) >= 1 ? bound(ctx, op.operand(0), depth + 1) : std::nullopt;
@@ -169,8 +175,12 @@ std::optional<Bound> binaryBound(RuleContext &ctx, const Op &op, int depth) {
     return a->real || b->real ? realWith(*a, *b, MaxTensorElements) : Bound{a->most + b->most};
   if (o == "*")
     return a->real || b->real ? realWith(*a, *b, double(1 << 16)) : Bound{a->most * b->most};
-  if (o == "**" && !a->real && !b->real && b->most <= 64)
-    return Bound{std::pow(a->most, b->most)};
+  // A power of a base below 1 grows with a negative exponent (`0.001 **
+  // -3`); of an integer it does not.
+  std::optional<double> exponent = numberValue(ctx, op.operand(1));
+  if (o == "**" && !a->real && !b->real && b->most <= 64 &&
+      (Sizer(ctx).of(op.operand(0)).isInt() || (exponent && *exponent >= 0)))
+    return Bound{std::pow(std::max(a->most, 1.0), b->most)};
   return std::nullopt;
 }
 
@@ -229,6 +239,14 @@ std::optional<double> sizeBound(RuleContext &ctx, const Op *op) {
   if (!b)
     return std::nullopt;
   return b->real ? 0.0 : b->most;
+}
+
+Magnitude countBound(RuleContext &ctx, const Op *op) {
+  std::optional<Bound> b = chosenByInputs(ctx, op) ? std::nullopt : bound(ctx, op, 0);
+  if (!b || b->most >= 9.2e18)
+    return {};
+  return b->real ? Magnitude{Magnitude::Length, 48, std::nullopt}
+                 : Magnitude::integer(int64_t(b->most));
 }
 
 } // namespace ivc::rules::cost
