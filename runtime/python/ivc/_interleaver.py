@@ -16,6 +16,7 @@ and sees and swaps only those (every tensor whose dim 0 is the batch size
 is narrowed; other values are shared).
 """
 
+import copy
 import threading
 import time
 
@@ -81,6 +82,43 @@ def narrow(value, start, count, total):
         return [narrow(v, start, count, total) for v in value]
     if isinstance(value, dict):
         return {k: narrow(v, start, count, total) for k, v in value.items()}
+    return value
+
+
+def _storage(t):
+    """The address of the memory block a tensor is a view into."""
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage().data_ptr()
+    return t.storage().data_ptr()
+
+
+def unalias(value, owned):
+    """`value` with every tensor that views the model's own memory (a
+    parameter's or buffer's storage, as a rotary embedding's cached cos
+    slice does) replaced by a copy: what a mediator may change in place,
+    and what the model goes on with, must never be the shared model."""
+    if isinstance(value, torch.Tensor):
+        return value.clone() if value.numel() and _storage(value) in owned else value
+    if isinstance(value, (tuple, list)):
+        items = [unalias(v, owned) for v in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        if isinstance(value, list):
+            return items
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if isinstance(value, dict):
+        items = {k: unalias(v, owned) for k, v in value.items()}
+        if all(items[k] is v for k, v in value.items()):
+            return value
+        if type(value) is not dict:  # the model's own output class keeps its type
+            try:
+                kept = copy.copy(value)
+                for k, v in items.items():
+                    kept[k] = v
+                return kept
+            except Exception:  # noqa: BLE001 - a class that cannot be copied
+                pass
+        return items
     return value
 
 
@@ -150,6 +188,8 @@ class Interleaver:
         self.trace_index = trace_index
         self.modules = modules
         self.params = params
+        # The memory of the model's parameters and buffers, by address.
+        self.owned = {_storage(p) for p in params.values() if p.numel()}
         self.started = {}
         self.finished = {}
         self.waiting = {}
@@ -312,6 +352,10 @@ class Interleaver:
         start, count = m.rows
         st = self.state
         if kind == "request":
+            if what == "output":
+                st.out = unalias(st.out, self.owned)
+            else:
+                st.args, st.kwargs = unalias((st.args, st.kwargs), self.owned)
             if what == "output":
                 value = narrow(st.out, start, count, self.total)
             elif what == "input":

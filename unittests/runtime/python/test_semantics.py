@@ -2,7 +2,7 @@
 ISOLATE, the saved values must be bit-identical, and they must match a
 reference computed with plain torch hooks."""
 
-from common import (CARRY_BACK_SOURCE, ChangedLater, Hooked, TinyGPT, assert_same, ivc,
+from common import (CARRY_BACK_SOURCE, TIERS, ChangedLater, Hooked, TinyGPT, assert_same, ivc,
                     mediator, plan, run_both, runtime, tokens, torch, unittest)
 from ivc import _core
 
@@ -158,6 +158,33 @@ class Concurrency(unittest.TestCase):
         self.assertEqual(failures, [])
 
 
+class CachedTable(torch.nn.Module):
+    """Returns a view of its buffer, as rotary embeddings' caches do."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("table", torch.linspace(0, 1, 16 * 4).reshape(16, 4))
+        self.original = self.table.clone()
+
+    def forward(self, n):
+        return (self.table[:n],)
+
+
+class CachedSlices(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.embed = torch.nn.Embedding(16, 4)
+        self.cached = CachedTable()
+        self.mix = torch.nn.Identity()
+        self.head = torch.nn.Linear(4, 16)
+        self.register_buffer("bias", torch.ones(6, 4))
+
+    def forward(self, ids):
+        x = self.embed(ids) * self.cached(ids.shape[1])[0]
+        return self.head(x + self.mix(self.bias))
+
+
 class Semantics(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -302,6 +329,31 @@ class Semantics(unittest.TestCase):
         r = run_both(self, p, self.model, [self.ids])
         self.assertTrue(torch.equal(r["w_saved"], self.model.lm_head.weight.detach()))
         self.assertTrue(torch.equal(r["logits"], self.model(self.ids).detach()))
+
+    def test_activations_that_view_the_models_memory_are_copies(self):
+        # A rotary embedding returns slices of its cached buffer, and the
+        # next module is given one as its input: updating either in place
+        # changes this trace only, never the shared model.
+        model = CachedSlices()
+        ids = torch.arange(6).reshape(1, 6)
+        clean = model(ids).detach()
+        p = plan(mediator("""
+            model.cached.output[0][:] = 1000.0
+            model.mix.input[:] = -1.0
+            logits = model.head.output.save()
+            """, saves=["logits"]))
+
+        def edited(mod, args, out):
+            return (torch.full_like(out[0], 1000.0),)
+        expected = Hooked(model).replace("cached", lambda out: edited(None, None, out))
+        expected.handles.append(model.mix.register_forward_pre_hook(
+            lambda mod, args: (torch.full_like(args[0], -1.0),)))
+        expected = expected(ids)
+        for tier in TIERS:
+            r = runtime().run(p, model, [ids], tiers={0: tier})
+            self.assertTrue(torch.equal(r["logits"], expected), tier)
+            self.assertTrue(torch.equal(model.cached.table, model.cached.original), tier)
+            self.assertTrue(torch.equal(model(ids), clean), tier)
 
     def test_module_lists_iterate_and_index(self):
         p = plan(mediator("""
