@@ -26,7 +26,9 @@ except ImportError:
 
 
 # The function's definitions and free names are marked as its own: a
-# runtime runs the body and them apart from the module's names.
+# runtime runs the body and them apart from the module's names. Every name
+# the function binds is listed: one nothing binds yet is unbound in the
+# body, never the module's value or a builtin.
 # CHECK:      "definitions": [
 # CHECK-NEXT:   {
 # CHECK-NEXT:     "name": "triple",
@@ -41,7 +43,17 @@ except ImportError:
 # CHECK-NEXT:   "n",
 # CHECK-NEXT:   "torch"
 # CHECK-NEXT: ],
-# CHECK:      "function_names": [
+# CHECK:      "function_locals": [
+# CHECK-NEXT:   "alpha",
+# CHECK-NEXT:   "h",
+# CHECK-NEXT:   "helper",
+# CHECK-NEXT:   "ids",
+# CHECK-NEXT:   "n",
+# CHECK-NEXT:   "q",
+# CHECK-NEXT:   "r",
+# CHECK-NEXT:   "scale"
+# CHECK-NEXT: ],
+# CHECK-NEXT: "function_names": [
 # CHECK-NEXT:   "n"
 # CHECK-NEXT: ],
 # CHECK-NEXT: "in_function": true,

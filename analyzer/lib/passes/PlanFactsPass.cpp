@@ -69,6 +69,7 @@ public:
     placed_.clear();
     const CodeUnit &body = ctx.code.units.front();
     ctx.facts.inFunction = inFunction(body, ctx.mediator.withOp);
+    ctx.facts.functionLocals = functionLocals(body, ctx.mediator.withOp);
     freeNames(ctx);
     definitions(ctx);
     // In source order, as Python runs the module (a def's defaults and a
@@ -100,6 +101,21 @@ private:
   static bool inFunction(const CodeUnit &unit, const Op *op) {
     const Scope *s = op ? unit.context->scopes->enclosingScope(op) : nullptr;
     return s && s->kind == ScopeKind::Function;
+  }
+
+  /// The names the functions around `op` bind (those a runtime runs none
+  /// of: the body's own function and the functions holding it).
+  static std::vector<std::string> functionLocals(const CodeUnit &unit, const Op *op) {
+    std::vector<std::string> names;
+    ValueAnalysis &values = *unit.context->values;
+    for (const Scope *s = op ? unit.context->scopes->enclosingScope(op) : nullptr;
+         s && s->kind == ScopeKind::Function && values.outerScope(s); s = s->parent)
+      for (const auto &entry : s->symbols)
+        if (!s->globals.count(entry.getKey()) && !s->nonlocals.count(entry.getKey()))
+          names.emplace_back(entry.getKey());
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
   }
 
   /// Records a pinned constant `name = value` the mediator reads, once for

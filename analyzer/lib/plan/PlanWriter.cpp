@@ -113,6 +113,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"definitions", std::move(defs)},
       {"in_function", f.inFunction},
       {"function_names", strings(f.functionNames)},
+      {"function_locals", strings(f.functionLocals)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(file, t, m))},
       {"range", rangeJson(m.range)},

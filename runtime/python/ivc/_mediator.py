@@ -493,7 +493,13 @@ class Mediator:
                 # The body binds the function's names: the module's
                 # definitions keep seeing the module's (`scale = -1` in the
                 # body is not a module function's `scale`).
-                ns = self.ns = dict(module)
+                # A local nothing binds yet is unbound, as in the function:
+                # never the module's value or a builtin (`if c: eval = len`
+                # that did not run leaves `eval` no builtin to fall back to).
+                unbound = set(job.get("function_locals", ()))
+                ns = self.ns = {n: v for n, v in module.items() if n not in unbound}
+                ns["__builtins__"] = {n: v for n, v in module["__builtins__"].items()
+                                      if n not in unbound}
                 ns.update({n: given[n] for n in local if n in given})
                 self._define(job.get("function_definitions", ()), ns)
             self.run_user([("\n" * (job["first_line"] - 1) + job["source"], job["file"])], ns)

@@ -23,7 +23,8 @@ class Mediator:
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
                  "free_imports", "free_types", "definitions", "function_definitions",
-                 "in_function", "function_names", "source", "first_line", "modules", "raw")
+                 "in_function", "function_names", "function_locals", "source", "first_line",
+                 "modules", "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
@@ -185,6 +186,7 @@ def _parse(data):
             # the module's definitions see the module's names alone.
             med.in_function = _need(m, "in_function", bool, mw, default=False)
             med.function_names = _strings(m, "function_names", mw)
+            med.function_locals = _strings(m, "function_locals", mw)
             if not set(med.function_names) <= set(med.free_names):
                 raise PlanError(f"{mw}.function_names: not all of them are free names")
             med.definitions, med.function_definitions = [], []

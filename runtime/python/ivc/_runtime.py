@@ -518,6 +518,7 @@ class Runtime:
                 "function_definitions": [[n, s] for n, s in m.function_definitions],
                 "in_function": m.in_function,
                 "function_names": list(m.function_names),
+                "function_locals": list(m.function_locals),
                 "values": {n: plain[n] for n in m.free_names if n in plain},
                 "barriers": {n: barriers[n].participants for n in m.free_names if n in barriers},
                 "imports": {n: imports[n] for n in m.free_names if n in imports},

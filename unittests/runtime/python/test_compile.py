@@ -108,6 +108,27 @@ def run(ids):
         said = torch.tensor([len(h("text")), one(), max(2, 3)]).save()
 """
 
+# Locals of the function that nothing bound yet: in Python, reading one
+# raises; it must never find the builtin or the module's value instead.
+UNASSIGNED = """\
+import torch
+
+D = [2]
+def g(t):
+    return t // D[-1]
+
+def builtin_fallback(ids):
+    with model.trace(ids) as tracer:
+        if tracer is None:
+            eval = len
+        x = eval("1 + 1")
+
+def module_fallback(ids):
+    with model.trace(ids) as tracer:
+        D += [-1]
+        q = g(torch.full((1,), -2**63)).save()
+"""
+
 # Defaults and redefinitions, which only source order gets right.
 ORDER = """\
 import torch
@@ -353,6 +374,16 @@ with model.trace(ids) as tracer:
             self.assertEqual(r["w"].item(), -1, tier)  # times run's -1
             # ident("text"), not eval; the module's max, the function's mul
             self.assertEqual(r["said"].tolist(), [4, 1, 6], tier)
+
+    def test_the_functions_unassigned_locals_are_unbound(self):
+        plan = ivc.compile(UNASSIGNED, filename="unassigned.py")
+        for trace, name in ((0, "eval"), (1, "D")):
+            self.assertIn(name, plan.trace(trace).mediators[0].function_locals)
+            for tier in ("fast", "isolate"):
+                r = self.rt.run(plan, self.model, [self.ids], trace=trace, tiers={0: tier},
+                                raise_errors=False)
+                self.assertEqual([type(e) for e in r.errors], [NameError], (trace, tier))
+                self.assertIn(repr(name), str(r.errors[0]), (trace, tier))
 
     def test_definitions_run_in_source_order(self):
         # As Python runs the module: a default reads the constant above it,

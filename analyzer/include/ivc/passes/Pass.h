@@ -74,6 +74,10 @@ struct MediatorFacts {
   bool inFunction = false;
   /// The free names that are the function's, not the module's.
   std::vector<std::string> functionNames;
+  /// Every name the functions around the body bind (parameters, locals):
+  /// one nothing gives a value is unbound there, as Python's unassigned
+  /// local is, never the module's value or a builtin.
+  std::vector<std::string> functionLocals;
 };
 
 /// Collects diagnostics once each, whichever mediator finds them.
