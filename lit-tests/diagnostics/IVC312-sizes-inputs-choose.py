@@ -59,7 +59,7 @@ def more(n, cfg):
     with model.trace("The Eiffel Tower is in"):
         h = model.transformer.h[0].output[0]
         m = 1
-        m *= n
+        m *= n  # expected-remark {{'m *= n' repeats what may be the caller's sequence a number ivc cannot bound times}}
         a = torch.zeros(m)  # expected-remark {{'torch.zeros(m)' allocates a tensor of a size ivc cannot bound}}
         b = torch.zeros(n or 1)  # expected-remark {{'torch.zeros(n or 1)' allocates}}
         c = torch.zeros({"a": n}["a"])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}

@@ -156,7 +156,7 @@ with model.trace("repetitions of what ivc cannot size"):
     h = model.transformer.h[0].output[0]
     text = str(h) * 100000  # expected-remark {{'str(h) * 100000' repeats a sequence ivc cannot size 100000 times}}
     short = str(h) * 16 + str(h) * 17  # expected-remark {{'str(h) * 17' repeats a sequence ivc cannot size 17 times}}
-    rows = str(h) * len(h)  # expected-remark {{repeats a sequence ivc cannot size a length's number of times}}
+    rows = str(h) * len(model.transformer.h)  # expected-remark {{repeats a sequence ivc cannot size a length's number of times}}
     flat = sum(h.tolist(), start=[])  # expected-remark {{'sum(h.tolist(), start=[])' concatenates sequences with 'sum', which copies the total at every item}}
     act = model.transformer.h[1].output[0]
     rows2 = act.tolist() * 2**40  # expected-remark {{'act.tolist() * 2**40' repeats a sequence 1099511627776 times}}

@@ -228,7 +228,8 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
           break;
         }
       }
-      addValue(out, make(k));
+      // A container says which builtin made it: `range` holds nothing.
+      addValue(out, make(k, k == ValueKind::Container ? callee.text : std::string_view()));
       break;
     }
     case ValueKind::Qualified:

@@ -48,7 +48,8 @@ enum class ValueKind : uint8_t {
   Number,
   Bool,
   NoneValue,
-  Container,    // list, tuple, dict or set; op: the display when there is one
+  Container,    // list, tuple, dict or set; op: the display when there is one;
+                // text: the builtin that made it ("range")
   Instance,     // op: the user class it instantiates
 };
 

@@ -171,8 +171,8 @@ bool callersUntyped(RuleContext &ctx, const Op *op, int depth = 0) {
   if (const Op *v = onlyAssignedValue(ctx, op); v && v != op && !ctx.values.fromCaller(op))
     return callersUntyped(ctx, v, depth + 1);
   NameResolution r = ctx.values.scopes().resolve(op);
-  if (r.kind == NameResolution::Kind::Undefined)
-    return true;
+  if (r.kind == NameResolution::Kind::Undefined) // unless a manifest gives its value
+    return maySequence(ctx, op);
   return r.symbol && ctx.values.fromCaller(op) && !ctx.values.callerKind(*r.symbol);
 }
 
@@ -237,8 +237,9 @@ Magnitude repetitionCount(RuleContext &ctx, const Op *op) {
         bound = *m.value;
   if (bound)
     return Magnitude::integer(std::max<int64_t>(*bound, 0));
+  // `"-" * (width + 12)`, `[0] * max(len(h), 2**28)`: what sizeLimit says.
   Magnitude m = Sizer(ctx).of(op);
-  return m.kind == Magnitude::Unknown ? countBound(ctx, op) : m; // `"-" * (width + 12)`
+  return m.value || m.kind == Magnitude::Float ? m : countBound(ctx, op);
 }
 
 void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
@@ -271,9 +272,12 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
       // The caller's value of no checked kind may be a 64 MiB string: as
       // an unsized sequence, 16 repetitions in all (`s * 16 * 16` is 256).
       // (A length's number of times, `s * len(s)`, may be anything.)
+      // So may a number ivc cannot bound, unless a tensor's (`s * n`, not
+      // `alpha * h`).
+      const Op *counter = value == l ? r : l;
       double times = count.value ? double(*count.value) * blindRepetitions(ctx, value)
-                     : count.kind == Magnitude::Length ? HUGE_VAL
-                                                       : 0;
+                     : count.kind == Magnitude::Float || allTensors(ctx, counter) ? 0
+                                                                                  : HUGE_VAL;
       if (times > double(MaxBlindSequenceRepetitions) && callersUntyped(ctx, value))
         return report(ctx, at, "repeats what may be the caller's sequence " +
                                    countText(times) + " times");

@@ -171,9 +171,29 @@ Magnitude Sizer::of(const Op *op, int depth) {
         return v.kind == ValueKind::Builtin && isOneOf(v.text, names);
       });
     };
-    if (all({"len"}))
-      return Magnitude{Magnitude::Length, 48, std::nullopt};
+    if (all({"len"}) && op->operands.size() == 2) {
+      const Op *x = op->operand(1);
+      if (std::optional<double> n = iterableLength(ctx_, x); n && *n < 9.2e18)
+        return Magnitude::integer(int64_t(*n));
+      if (lengthExists(ctx_, x) || anyTensor(ctx_, x))
+        return Magnitude{Magnitude::Length, 48, std::nullopt};
+      return {};
+    }
     // `max(2**33, 1)`, `pow(2, 33)`: what they compute from sized integers.
+    // A length beside a number past 2^16 is that number at least
+    // (`max(len(h), 2**31)`).
+    if (all({"max"}) && op->operands.size() > 2) {
+      bool length = false;
+      std::optional<int64_t> largest;
+      for (size_t i = 1; i < op->operands.size(); ++i) {
+        Magnitude n = of(op->operand(i), depth + 1);
+        length |= n.kind == Magnitude::Length;
+        if (n.value && (!largest || *n.value > *largest))
+          largest = n.value;
+      }
+      if (length && largest && *largest > (1 << 16))
+        return Magnitude{Magnitude::Int, Magnitude::integer(*largest).bits + 1, std::nullopt};
+    }
     if (all({"max", "min"}) && op->operands.size() > 2) {
       Magnitude m = of(op->operand(1), depth + 1);
       for (size_t i = 2; i < op->operands.size() && m.isInt(); ++i) {
@@ -383,22 +403,19 @@ std::string countText(double n) {
 }
 
 std::optional<double> product(RuleContext &ctx, const std::vector<const Op *> &dims) {
-  // The largest each dimension may be; a length of what exists is not
-  // judged, unless the numbers beside it pass a tensor's limit alone.
-  double n = 1;
-  bool real = false;
+  // The largest each dimension may be: lengths of what exists multiplied by
+  // at most 2^16 in all (`zeros(h.shape[0], 2**28)` is not), and the
+  // numbers judged (a float is a TypeError, no size).
+  SizeLimit n{1};
   for (const Op *d : dims) {
-    std::optional<double> most = d ? sizeBound(ctx, d) : std::nullopt;
+    if (d && Sizer(ctx).of(d).kind == Magnitude::Float)
+      continue;
+    std::optional<SizeLimit> most = d ? sizeLimit(ctx, d) : std::nullopt;
     if (!most)
       return HUGE_VAL;
-    if (*most == 0 && !Sizer(ctx).of(d).value)
-      real = true;
-    else
-      n *= *most;
+    n = times(n, *most);
   }
-  if (real && n <= MaxTensorElements)
-    return std::nullopt;
-  return n;
+  return judged(n);
 }
 
 } // namespace ivc::rules::cost

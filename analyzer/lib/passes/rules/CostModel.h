@@ -180,15 +180,38 @@ bool derivedFromInputs(RuleContext &ctx, const ir::Op *op);
 bool callersShape(RuleContext &ctx, const ir::Op *t);
 
 // SizeBounds.cpp
-/// The most the size `op` may be, when ivc sees it bounded: a number it
-/// evaluates or caps (`n % 4096`, `min(n, 64)`), or 0 for a length of what
-/// exists whose number it does not know (an activation's shape, the
-/// model's configuration, small arithmetic of those). Nothing for any
-/// other size: it may be what the inputs choose.
+/// How many times a length of what exists may be taken in one size: an
+/// activation's 4096 by 2^16 is 2^28, a tensor's limit.
+constexpr double MaxLengthFactor = double(1 << 16);
+
+/// What a size may be at most: `most`, plus `lengths` times a length of
+/// something that exists whose number ivc does not know (an activation's
+/// shape, the model's configuration).
+struct SizeLimit {
+  double most = 0;
+  double lengths = 0;
+};
+SizeLimit plus(SizeLimit a, SizeLimit b);
+SizeLimit times(SizeLimit a, SizeLimit b);
+/// The number `l` stands for, to judge against a limit: its `most`, or
+/// infinity when it takes lengths more than MaxLengthFactor times.
+double judged(SizeLimit l);
+/// The limit of the size `op` when ivc sees it bounded: numbers it
+/// evaluates or caps (`n % 4096`, `min(n, 64)`), lengths of what exists,
+/// and arithmetic of those (floats included). Nothing for any other size:
+/// it may be what the inputs choose.
+std::optional<SizeLimit> sizeLimit(RuleContext &ctx, const ir::Op *op);
+/// Whether `len(x)` is the length of something that exists: a str, the
+/// model's modules, an activation, a display's or comprehension's list;
+/// not a range, nor a slice of one, whose length costs nothing
+/// (`len(range(2**30)[:])`).
+bool lengthExists(RuleContext &ctx, const ir::Op *x, int depth = 0);
+/// The number part of sizeLimit, where a float is no size (a TypeError: 0),
+/// and nothing when it is unbounded or takes lengths too many times.
 std::optional<double> sizeBound(RuleContext &ctx, const ir::Op *op);
-/// The most a number of times may be, as a Magnitude: exact when it is a
-/// number (an upper bound read as the value), a length of what exists, or
-/// nothing.
+/// A number of times as a Magnitude: a length of what exists plus a small
+/// number, or the number ivc bounds (its `value` the most it may be, or
+/// the least when lengths come on top), or nothing.
 Magnitude countBound(RuleContext &ctx, const ir::Op *op);
 
 // Nesting.cpp

@@ -196,6 +196,8 @@ std::optional<Extent> ExtentOf::ofBinary(const Op &op, int depth) {
     return std::nullopt;
   std::optional<Extent> e = of(lSeq ? l : r, depth + 1);
   Magnitude count = Sizer(ctx_).of(lSeq ? r : l);
+  if (!count.value) // `[x] * max(len(h), 2**23)`: at least its number
+    count = countBound(ctx_, lSeq ? r : l);
   if (!e || !count.value)
     return std::nullopt;
   double n = std::max(0.0, double(*count.value));

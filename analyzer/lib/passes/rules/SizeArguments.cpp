@@ -132,33 +132,29 @@ std::optional<SizeArgument> transformLength(std::string_view q) {
 }
 
 /// The most `arg` asks for: a number (to the power `dims`) or a display's
-/// product, each item evaluated or bounded (sizeBound), infinity when one
-/// is not; nothing for a length of what exists.
+/// product, each item bounded by sizeLimit (floats too: scale factors),
+/// infinity when one is not; nothing for a string or a length of what
+/// exists alone.
 std::optional<double> amount(RuleContext &ctx, const Op *arg, int dims) {
-  auto one = [&](const Op *x) -> std::optional<double> {
+  auto one = [&](const Op *x) -> std::optional<SizeLimit> {
     if (knownString(ctx, x))
       return std::nullopt; // `padding="same"`
-    if (!chosenByInputs(ctx, x))
-      if (std::optional<double> v = numberValue(ctx, x)) // floats too: scale factors
-        return std::fabs(*v);
-    std::optional<double> most = sizeBound(ctx, x);
-    if (!most)
-      return HUGE_VAL;
-    return *most > 0 ? most : std::nullopt;
+    std::optional<SizeLimit> most = sizeLimit(ctx, x);
+    return most ? most : SizeLimit{HUGE_VAL};
   };
-  const Op *v = valueBehindNames(ctx, arg);
-  if (v && (v->is(OpKind::Tuple) || v->is(OpKind::List))) {
-    double n = 1;
-    for (const Op *item : v->operands) {
-      std::optional<double> x = one(item);
-      if (!x)
-        return std::nullopt;
-      n *= *x;
-    }
-    return n;
+  std::vector<const Op *> items{arg};
+  if (const Op *v = valueBehindNames(ctx, arg); v && (v->is(OpKind::Tuple) || v->is(OpKind::List)))
+    items.assign(v->operands.begin(), v->operands.end());
+  else
+    items.assign(size_t(dims), arg);
+  SizeLimit n{1};
+  for (const Op *item : items) {
+    std::optional<SizeLimit> x = item ? one(item) : std::nullopt;
+    if (!x)
+      return std::nullopt;
+    n = times(n, *x);
   }
-  std::optional<double> x = arg ? one(arg) : std::nullopt;
-  return x ? std::optional<double>(std::pow(*x, dims)) : std::nullopt;
+  return n.most || n.lengths > MaxLengthFactor ? std::optional<double>(judged(n)) : std::nullopt;
 }
 
 } // namespace

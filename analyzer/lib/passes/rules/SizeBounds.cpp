@@ -8,6 +8,13 @@
 // it got there, and counts as beyond every limit: the cost rules deny by
 // default.
 //
+// A limit keeps the number and the lengths apart (`max(len(h), 2**30)` is
+// 2^30 however short h is), and counts how many times the lengths are
+// taken: a length of what exists times 2^16 is as far as that goes
+// (`h.shape[1] * 2**16 * 2**8` is not). A tensor's dimensions are lengths
+// only when memory pays for them: one the mediator shapes (`torch.zeros(0,
+// n).T`, `h.expand(n, -1)`) may be as large as the numbers that shape it.
+//
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
 
@@ -15,46 +22,45 @@ namespace ivc::rules::cost {
 
 using namespace ir;
 
+SizeLimit plus(SizeLimit a, SizeLimit b) { return {a.most + b.most, a.lengths + b.lengths}; }
+
+SizeLimit times(SizeLimit a, SizeLimit b) {
+  // A product of lengths is a length (the threat model leaves them be).
+  return {a.most * b.most, a.most * b.lengths + a.lengths * b.most + a.lengths * b.lengths};
+}
+
+double judged(SizeLimit l) { return l.lengths > MaxLengthFactor ? HUGE_VAL : l.most; }
+
 namespace {
 
-/// What a size may be at most: a number, or a length of something that
-/// exists whose number ivc does not know (`real`: an activation's shape).
-struct Bound {
-  double most = 0;
-  bool real = false;
-};
+constexpr SizeLimit Length{0, 1};
 
-/// The larger of two bounds.
-Bound larger(Bound a, Bound b) { return {std::max(a.most, b.most), a.real || b.real}; }
-
-/// The bound of `t.shape`, `t.size(i)` or `len(t)` of a tensor that is not
-/// the caller's: the factory's shape when one made it, else a real length.
-Bound lengthOf(RuleContext &ctx, const Op *t) {
-  if (std::optional<std::vector<double>> shape = factoryShape(ctx, t))
-    return {shape->empty() ? 1 : *std::max_element(shape->begin(), shape->end())};
-  return {0, true};
+SizeLimit larger(SizeLimit a, SizeLimit b) {
+  return {std::max(a.most, b.most), std::max(a.lengths, b.lengths)};
 }
 
-/// The tensor whose shape `op` is (`t.shape`, `t.size()`), when it is not
-/// the caller's, or null.
-const Op *shapeOwner(RuleContext &ctx, const Op *op) {
-  if (op && op->is(OpKind::Call) && op->operands.size() == 1)
-    op = op->operand(0); // `t.size()`
-  if (!op || !op->is(OpKind::Attribute) || !isOneOf(op->text, {"shape", "size"}))
-    return nullptr;
-  const Op *t = op->operand(0);
-  return t && !callersShape(ctx, t) && !derivedFromInputs(ctx, t) ? t : nullptr;
+std::optional<SizeLimit> bound(RuleContext &ctx, const Op *op, int depth);
+std::optional<SizeLimit> dimsOf(RuleContext &ctx, const Op *t, int depth);
+
+/// Whether every value `op` may be is an activation or the model's.
+bool activationValued(RuleContext &ctx, const Op *op) {
+  const ValueSet &vs = ctx.valuesOf(op);
+  return !vs.empty() && llvm::all_of(vs, [](const Value &v) {
+    return v.kind == ValueKind::Activation || v.kind == ValueKind::Envoy;
+  });
 }
+std::optional<SizeLimit> callDims(RuleContext &ctx, const Op &call, int depth);
+std::optional<SizeLimit> nameDims(RuleContext &ctx, const Op *t, int depth);
 
-std::optional<Bound> bound(RuleContext &ctx, const Op *op, int depth);
-
-/// The larger bound of every op in `ops`, or nothing when one has none.
-std::optional<Bound> largest(RuleContext &ctx, llvm::ArrayRef<const Op *> ops, int depth) {
+/// The larger limit of every op in `ops`, or nothing when one has none.
+std::optional<SizeLimit> largest(RuleContext &ctx, llvm::ArrayRef<const Op *> ops, int depth,
+                                 std::optional<SizeLimit> (*of)(RuleContext &, const Op *,
+                                                                int) = bound) {
   if (ops.empty())
     return std::nullopt;
-  Bound all;
+  SizeLimit all;
   for (const Op *o : ops) {
-    std::optional<Bound> b = bound(ctx, o, depth);
+    std::optional<SizeLimit> b = of(ctx, o, depth);
     if (!b)
       return std::nullopt;
     all = larger(all, *b);
@@ -62,14 +68,270 @@ std::optional<Bound> largest(RuleContext &ctx, llvm::ArrayRef<const Op *> ops, i
   return all;
 }
 
+/// What `op` in a tensor's making adds to its dimensions: a tensor its own,
+/// a number (a size, a count, a dim index) itself, a display of either all
+/// of its items, a string, a dtype, None or a bool nothing.
+std::optional<SizeLimit> madeWith(RuleContext &ctx, const Op *op, int depth) {
+  if (op && (op->is(OpKind::Keyword) || op->is(OpKind::Starred)))
+    op = op->operand(0);
+  if (!op || depth > 12)
+    return std::nullopt;
+  if (anyTensor(ctx, op))
+    return dimsOf(ctx, op, depth + 1);
+  const Op *v = valueBehindNames(ctx, op);
+  if (v && (v->is(OpKind::List) || v->is(OpKind::Tuple))) {
+    SizeLimit all;
+    for (const Op *item : v->operands)
+      if (std::optional<SizeLimit> l = madeWith(ctx, item, depth + 1))
+        all = plus(all, *l);
+      else
+        return std::nullopt;
+    return all;
+  }
+  if (v && v->is(OpKind::Attribute) && isOneOf(v->text, {"dtype", "device", "layout"}))
+    return SizeLimit{};
+  const ValueSet &vs = ctx.valuesOf(op);
+  if (!vs.empty() && llvm::all_of(vs, [](const Value &x) {
+        return x.kind == ValueKind::Str || x.kind == ValueKind::NoneValue ||
+               x.kind == ValueKind::Bool || x.kind == ValueKind::Qualified;
+      }))
+    return SizeLimit{};
+  if (std::optional<SizeLimit> n = bound(ctx, op, depth + 1))
+    return SizeLimit{std::max(n->most, 1.0), n->lengths};
+  return std::nullopt;
+}
+
+/// The values the file's function `def` returns, or nothing when one of
+/// its returns has none.
+std::optional<std::vector<const Op *>> returnedBy(const Op &def) {
+  std::vector<const Op *> out;
+  bool bare = false;
+  std::function<void(const Op &)> walk = [&](const Op &op) {
+    for (const Region &r : op.regions)
+      for (const Op *child : r.ops) {
+        if (child->is(OpKind::Return)) {
+          bare |= !child->operand(0);
+          out.push_back(child->operand(0));
+        }
+        if (!child->is(OpKind::FunctionDef) && !child->is(OpKind::Lambda) &&
+            !child->is(OpKind::ClassDef))
+          walk(*child);
+      }
+  };
+  walk(def);
+  return bare || out.empty() ? std::nullopt : std::optional(out);
+}
+
+/// The dimensions of what `call` makes. The file's function: the largest
+/// of what it returns. A torch function or a tensor's method: at most the
+/// sum of its tensors' dimensions or any number it is given (a shape, a
+/// size, a dim index), or their product for those that repeat (`h.repeat(4,
+/// 1)`).
+std::optional<SizeLimit> callDims(RuleContext &ctx, const Op &call, int depth) {
+  const Op *callee = call.operand(0);
+  const ValueSet &fs = ctx.valuesOf(callee);
+  if (!fs.empty() && llvm::all_of(fs, [](const Value &v) {
+        return v.kind == ValueKind::UserFunction && v.op;
+      })) {
+    std::vector<const Op *> returned;
+    for (const Value &v : fs)
+      if (std::optional<std::vector<const Op *>> r = returnedBy(*v.op))
+        returned.insert(returned.end(), r->begin(), r->end());
+      else
+        return std::nullopt;
+    return largest(ctx, returned, depth + 1, dimsOf);
+  }
+  if (fs.empty() || !llvm::all_of(fs, [](const Value &v) {
+        return v.kind == ValueKind::Qualified ||
+               (v.kind == ValueKind::Method && mayHoldTensor(v.receiver));
+      }))
+    return std::nullopt;
+  std::string_view f = fs[0].text.substr(fs[0].text.rfind('.') + 1);
+  bool repeats = isOneOf(f, {"repeat", "tile", "repeat_interleave"});
+  // What multiplies a dimension: repeat's and tile's every count,
+  // repeat_interleave's first.
+  const Op *onlyCount = f == "repeat_interleave" ? argument(call, 0, "repeats") : nullptr;
+  SizeLimit tensors, counts{1}, numbers;
+  auto add = [&](const Op *part) {
+    const Op *value = part && part->is(OpKind::Keyword) ? part->operand(0) : part;
+    std::optional<SizeLimit> d = madeWith(ctx, part, depth + 1);
+    if (!d)
+      return false;
+    if (value && anyTensor(ctx, value) && value != onlyCount)
+      tensors = plus(tensors, *d);
+    else if (repeats && (!onlyCount || value == onlyCount))
+      counts = times(counts, *d);
+    else
+      numbers = larger(numbers, *d);
+    return true;
+  };
+  if (callee->is(OpKind::Attribute) && fs[0].kind == ValueKind::Method) { // the receiver
+    std::optional<SizeLimit> d = dimsOf(ctx, callee->operand(0), depth + 1);
+    if (!d)
+      return std::nullopt;
+    tensors = *d;
+  }
+  for (size_t i = 1; i < call.operands.size(); ++i)
+    if (!add(call.operand(i)))
+      return std::nullopt;
+  return larger(times(tensors, counts), numbers);
+}
+
+/// Whether `op` reads the name `s` (a bounded walk).
+bool readsName(RuleContext &ctx, const Op *op, const Symbol *s, int &budget) {
+  if (!op || --budget < 0)
+    return budget < 0;
+  if (op->is(OpKind::Name) && symbolOf(ctx, op) == s)
+    return true;
+  return llvm::any_of(op->operands, [&](const Op *o) { return readsName(ctx, o, s, budget); });
+}
+
+/// The names whose dimensions are being found, with what their other
+/// bindings give: `q = q.view(b, t, 12, 64)` keeps q as large as it was.
+thread_local std::vector<std::pair<const Symbol *, SizeLimit>> rebinding;
+
+/// The dimensions of a tensor name: the largest of what every binding
+/// gives it (a part is no larger: `q, k, v = x.split(d)`). Bindings that
+/// read the name itself must settle on a limit (`h = h.repeat(2, 1)` in a
+/// loop grows without bound).
+std::optional<SizeLimit> nameDims(RuleContext &ctx, const Op *t, int depth) {
+  const Symbol *s = symbolOf(ctx, t);
+  if (!s || s->bindings.empty())
+    return std::nullopt;
+  // A notebook binds `h = model...output[0]` in every trace block.
+  if (s->bindings.size() > 8)
+    return llvm::all_of(s->bindings, [&](const Binding &b) {
+             return b.kind == Binding::Kind::Assign && b.value && !b.value->is(OpKind::Call) &&
+                    !b.value->is(OpKind::Name) && activationValued(ctx, b.value);
+           })
+               ? std::optional(Length)
+               : std::nullopt;
+  for (const auto &[name, limit] : rebinding)
+    if (name == s)
+      return limit;
+  auto dimsOfBinding = [&](const Binding &b) -> std::optional<SizeLimit> {
+    if (b.kind == Binding::Kind::Param && b.site) {
+      std::vector<const Op *> passed;
+      if (passedTo(ctx, *b.site, passed))
+        return largest(ctx, passed, depth + 1, dimsOf);
+    } else if ((b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) && b.value &&
+               b.value != t) {
+      return dimsOf(ctx, b.value, depth + 1);
+    }
+    return std::nullopt;
+  };
+  SizeLimit base;
+  std::vector<const Binding *> selfReading;
+  for (const Binding &b : s->bindings) {
+    int budget = 64;
+    if (b.value && readsName(ctx, b.value, s, budget)) {
+      selfReading.push_back(&b);
+      continue;
+    }
+    std::optional<SizeLimit> one = dimsOfBinding(b);
+    if (!one)
+      return std::nullopt;
+    base = larger(base, *one);
+  }
+  if (selfReading.size() == s->bindings.size())
+    return std::nullopt;
+  // A rebinding outside loops acts once, in source order (`k =
+  // k.repeat_interleave(4, dim=2)` is 4 times k); those in loops must keep
+  // a limit (`q = q.view(b, t, 12, 64)` with b and t of q's shape: 64 or
+  // q's own), found in a few rounds or never.
+  auto apply = [&](SizeLimit limit, const Binding &b) -> std::optional<SizeLimit> {
+    rebinding.emplace_back(s, limit);
+    std::optional<SizeLimit> one = dimsOfBinding(b);
+    rebinding.pop_back();
+    return one ? std::optional(larger(limit, *one)) : std::nullopt;
+  };
+  std::optional<SizeLimit> limit = base;
+  std::vector<const Binding *> looped;
+  for (const Binding *b : selfReading) {
+    if (b->site && inLoopOver(ctx, *b->site, nullptr))
+      looped.push_back(b);
+    else if (!(limit = apply(*limit, *b)))
+      return std::nullopt;
+  }
+  for (int round = 0; round < 3 && !looped.empty(); ++round) {
+    SizeLimit next = *limit;
+    for (const Binding *b : looped) {
+      std::optional<SizeLimit> one = apply(next, *b);
+      if (!one)
+        return std::nullopt;
+      next = *one;
+    }
+    if (next.most == limit->most && next.lengths == limit->lengths)
+      return limit;
+    limit = next;
+  }
+  return looped.empty() ? limit : std::nullopt;
+}
+
+/// The most any dimension of the tensor `t` may be. An activation's or a
+/// parameter's are lengths of what exists; a factory's are its numbers.
+/// Anything else made of tensors and numbers is at most the sum of their
+/// dimensions times the numbers (`h.repeat(4, 1)`, `torch.cat([h, h])`,
+/// `h.new_zeros(0, 2**30)`), and a caller's tensor's may be anything (a
+/// 2^40 by 0 tensor holds nothing).
+std::optional<SizeLimit> dimsOf(RuleContext &ctx, const Op *t, int depth) {
+  if (!t || depth > 12 || callersShape(ctx, t) || derivedFromInputs(ctx, t))
+    return std::nullopt;
+  if (std::optional<std::vector<double>> shape = factoryShape(ctx, t))
+    return SizeLimit{shape->empty() ? 1 : *std::max_element(shape->begin(), shape->end())};
+  // An activation or a parameter as the model gives it (a reshape of one
+  // is the mediator's, judged by its numbers).
+  if (!t->is(OpKind::Call) && !t->is(OpKind::Name) && activationValued(ctx, t))
+    return Length;
+  switch (t->kind) {
+  case OpKind::Name:
+    return nameDims(ctx, t, depth);
+  case OpKind::Attribute: // `t.T`, `t.mT`
+    return isOneOf(t->text, {"T", "mT", "H", "mH", "real", "imag", "data", "values", "indices"})
+               ? dimsOf(ctx, t->operand(0), depth + 1)
+               : std::nullopt;
+  case OpKind::Subscript: { // a slice is no larger; a tensor index adds its own
+    std::optional<SizeLimit> dims = dimsOf(ctx, t->operand(0), depth + 1);
+    const Op *index = t->operand(1);
+    std::vector<const Op *> items{index};
+    if (index && index->is(OpKind::Tuple))
+      items.assign(index->operands.begin(), index->operands.end());
+    for (const Op *i : items)
+      if (dims && i && anyTensor(ctx, i)) {
+        std::optional<SizeLimit> by = dimsOf(ctx, i, depth + 1);
+        dims = by ? std::optional<SizeLimit>(plus(*dims, *by)) : std::nullopt;
+      }
+    return dims;
+  }
+  case OpKind::BinaryOp: // broadcasting: the larger of each dimension
+  case OpKind::UnaryOp: {
+    std::vector<const Op *> parts(t->operands.begin(), t->operands.end());
+    return largest(ctx, parts, depth + 1, madeWith);
+  }
+  case OpKind::Call:
+    return callDims(ctx, *t, depth);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The tensor whose shape `op` is (`t.shape`, `t.size()`), or null.
+const Op *shapeOwner(const Op *op) {
+  if (op && op->is(OpKind::Call) && op->operands.size() == 1)
+    op = op->operand(0); // `t.size()`
+  if (!op || !op->is(OpKind::Attribute) || !isOneOf(op->text, {"shape", "size"}))
+    return nullptr;
+  return op->operand(0);
+}
+
 /// What a name may be at most: the largest of what every binding gives it.
-std::optional<Bound> nameBound(RuleContext &ctx, const Op *name, int depth) {
+std::optional<SizeLimit> nameBound(RuleContext &ctx, const Op *name, int depth) {
   const Symbol *s = symbolOf(ctx, name);
   if (!s || s->bindings.empty() || s->bindings.size() > 8 || ctx.values.fromCaller(name))
     return std::nullopt;
-  Bound all;
+  SizeLimit all;
   for (const Binding &b : s->bindings) {
-    std::optional<Bound> one;
+    std::optional<SizeLimit> one;
     if (b.kind == Binding::Kind::Param && b.site) {
       std::vector<const Op *> passed;
       if (passedTo(ctx, *b.site, passed))
@@ -86,8 +348,8 @@ std::optional<Bound> nameBound(RuleContext &ctx, const Op *name, int depth) {
                b.value != name) {
       if (b.path.empty())
         one = bound(ctx, b.value, depth + 1);
-      else if (const Op *t = shapeOwner(ctx, b.value)) // `b, t, _ = h.shape`
-        one = lengthOf(ctx, t);
+      else if (const Op *t = shapeOwner(b.value)) // `b, t, _ = h.shape`
+        one = dimsOf(ctx, t, depth + 1);
     }
     if (!one)
       return std::nullopt;
@@ -96,7 +358,17 @@ std::optional<Bound> nameBound(RuleContext &ctx, const Op *name, int depth) {
   return all;
 }
 
-std::optional<Bound> callBound(RuleContext &ctx, const Op &call, int depth) {
+/// `len(x)`: a number ivc evaluates, a tensor's dimension, or a length of
+/// what exists.
+std::optional<SizeLimit> lengthOfValue(RuleContext &ctx, const Op *x, int depth) {
+  if (std::optional<double> n = iterableLength(ctx, x))
+    return SizeLimit{*n};
+  if (lengthExists(ctx, x))
+    return Length;
+  return anyTensor(ctx, x) ? dimsOf(ctx, x, depth + 1) : std::nullopt;
+}
+
+std::optional<SizeLimit> callBound(RuleContext &ctx, const Op &call, int depth) {
   const Op *callee = call.operand(0);
   std::vector<const Op *> args = positionalArguments(call);
   for (const Value &v : ctx.valuesOf(callee)) {
@@ -105,34 +377,25 @@ std::optional<Bound> callBound(RuleContext &ctx, const Op &call, int depth) {
     if (v.kind == ValueKind::Method && callee->is(OpKind::Attribute) &&
         anyTensor(ctx, callee->operand(0)) && isOneOf(f, {"size", "numel", "dim", "nelement"})) {
       const Op *t = callee->operand(0);
-      if (callersShape(ctx, t) || derivedFromInputs(ctx, t))
-        return std::nullopt;
-      Bound b = lengthOf(ctx, t);
-      if (f == "numel" || f == "nelement") // the product, not one dimension
+      if (f == "dim")
+        return SizeLimit{64};
+      if (f == "numel" || f == "nelement") { // the product, not one dimension
         if (std::optional<std::vector<double>> shape = factoryShape(ctx, t)) {
-          b.most = 1;
+          SizeLimit n{1};
           for (double d : *shape)
-            b.most *= d;
+            n.most *= d;
+          return n;
         }
-      return b;
+      }
+      return dimsOf(ctx, t, depth + 1);
     }
-    if (builtin && f == "len" && args.size() == 1) {
-      if (std::optional<double> n = iterableLength(ctx, args[0]))
-        return Bound{*n};
-      if (const Op *t = anyTensor(ctx, args[0]) ? args[0] : nullptr)
-        return lengthOf(ctx, t);
-      // Of what exists (not the caller's: checked before); a range or a
-      // repetition made here may be any length (`len(range(n))`).
-      const Op *arg = valueBehindNames(ctx, args[0]);
-      if (arg && (arg->is(OpKind::Call) || arg->is(OpKind::BinaryOp)))
-        return std::nullopt;
-      return Bound{0, true};
-    }
+    if (builtin && f == "len" && args.size() == 1)
+      return lengthOfValue(ctx, args[0], depth + 1);
     if (builtin && f == "min") { // capped by any number among them
-      std::optional<Bound> capped;
+      std::optional<SizeLimit> capped;
       for (const Op *a : args)
-        if (std::optional<Bound> b = bound(ctx, a, depth + 1); b && !b->real)
-          capped = capped ? Bound{std::min(capped->most, b->most)} : *b;
+        if (std::optional<SizeLimit> b = bound(ctx, a, depth + 1); b && !b->lengths)
+          capped = capped ? SizeLimit{std::min(capped->most, b->most)} : *b;
       return capped ? capped : largest(ctx, args, depth + 1);
     }
     if ((builtin && isOneOf(f, {"max", "int", "abs", "round"})) ||
@@ -142,70 +405,62 @@ std::optional<Bound> callBound(RuleContext &ctx, const Op &call, int depth) {
   return std::nullopt;
 }
 
-std::optional<Bound> binaryBound(RuleContext &ctx, const Op &op, int depth) {
+std::optional<SizeLimit> binaryBound(RuleContext &ctx, const Op &op, int depth) {
   std::string_view o = op.text;
   Magnitude right = Sizer(ctx).of(op.operand(1));
   if ((o == "%" || o == "&") && right.value) // below the constant
-    return Bound{std::fabs(double(*right.value))};
+    return SizeLimit{std::fabs(double(*right.value))};
   if (o == ">>")
     return bound(ctx, op.operand(0), depth + 1);
   if (o == "//") { // by an integer: no larger (by 0.001, a thousand times)
-    std::optional<Bound> a = bound(ctx, op.operand(0), depth + 1);
+    std::optional<SizeLimit> a = bound(ctx, op.operand(0), depth + 1);
     if (!a || !right.isInt())
       return std::nullopt;
-    return Bound{std::max(a->most, 1.0), a->real};
+    return SizeLimit{std::max(a->most, 1.0), a->lengths};
   }
   if (o == "/") { // by at least 1: no larger
     std::optional<double> d = numberValue(ctx, op.operand(1));
     return d && std::fabs(*d) >= 1 ? bound(ctx, op.operand(0), depth + 1) : std::nullopt;
   }
-  std::optional<Bound> a = bound(ctx, op.operand(0), depth + 1);
-  std::optional<Bound> b = bound(ctx, op.operand(1), depth + 1);
+  std::optional<SizeLimit> a = bound(ctx, op.operand(0), depth + 1);
+  std::optional<SizeLimit> b = bound(ctx, op.operand(1), depth + 1);
   if (!a || !b)
     return std::nullopt;
-  // A real length grows by a small number at most: `h.shape[1] * 2**40`
-  // is no length of anything.
-  auto realWith = [](const Bound &x, const Bound &y, double allowed) -> std::optional<Bound> {
-    if (x.real && y.real)
-      return Bound{0, true};
-    const Bound &number = x.real ? y : x;
-    return number.most <= allowed ? std::optional<Bound>(Bound{0, true}) : std::nullopt;
-  };
   if (o == "+" || o == "-")
-    return a->real || b->real ? realWith(*a, *b, MaxTensorElements) : Bound{a->most + b->most};
+    return plus(*a, *b);
   if (o == "*")
-    return a->real || b->real ? realWith(*a, *b, double(1 << 16)) : Bound{a->most * b->most};
+    return times(*a, *b);
   // A power of a base below 1 grows with a negative exponent (`0.001 **
   // -3`); of an integer it does not.
   std::optional<double> exponent = numberValue(ctx, op.operand(1));
-  if (o == "**" && !a->real && !b->real && b->most <= 64 &&
+  if (o == "**" && !a->lengths && !b->lengths && b->most <= 64 &&
       (Sizer(ctx).of(op.operand(0)).isInt() || (exponent && *exponent >= 0)))
-    return Bound{std::pow(std::max(a->most, 1.0), b->most)};
+    return SizeLimit{std::pow(std::max(a->most, 1.0), b->most)};
   return std::nullopt;
 }
 
-std::optional<Bound> bound(RuleContext &ctx, const Op *op, int depth) {
-  if (!op || depth > 8)
+std::optional<SizeLimit> bound(RuleContext &ctx, const Op *op, int depth) {
+  if (!op || depth > 12)
     return std::nullopt;
   Magnitude m = Sizer(ctx).of(op);
   if (m.value)
-    return Bound{std::fabs(double(*m.value))};
+    return SizeLimit{std::fabs(double(*m.value))};
   if (std::optional<double> f = floatLiteral(valueBehindNames(ctx, op)))
-    return Bound{std::fabs(*f)};
+    return SizeLimit{std::fabs(*f)};
   if (chosenByInputs(ctx, op))
     return std::nullopt;
   switch (op->kind) {
   case OpKind::Name:
     return nameBound(ctx, op, depth);
   case OpKind::Subscript: // `h.shape[-1]`, `h.shape[:2]`
-    if (const Op *t = shapeOwner(ctx, op->operand(0)))
-      return lengthOf(ctx, t);
+    if (const Op *t = shapeOwner(op->operand(0)))
+      return dimsOf(ctx, t, depth + 1);
     return std::nullopt;
   case OpKind::Attribute: // `h.shape`; the model's configuration (`model.config.n_embd`)
-    if (const Op *t = shapeOwner(ctx, op))
-      return lengthOf(ctx, t);
+    if (const Op *t = shapeOwner(op))
+      return dimsOf(ctx, t, depth + 1);
     if (llvm::all_of(ctx.valuesOf(op), [](const Value &v) { return v.kind == ValueKind::Envoy; }))
-      return Bound{0, true};
+      return Length;
     return std::nullopt;
   case OpKind::Starred: // `*h.shape[:-1]`
   case OpKind::UnaryOp:
@@ -230,23 +485,51 @@ std::optional<Bound> bound(RuleContext &ctx, const Op *op, int depth) {
 
 } // namespace
 
+bool lengthExists(RuleContext &ctx, const Op *x, int depth) {
+  if (!x || depth > 8)
+    return false;
+  const ValueSet &vs = ctx.valuesOf(x);
+  if (!vs.empty() && llvm::all_of(vs, [](const Value &v) {
+        return v.kind == ValueKind::Str || v.kind == ValueKind::Envoy ||
+               v.kind == ValueKind::Activation ||
+               (v.kind == ValueKind::Container && (v.op || (!v.text.empty() && v.text != "range")));
+      }))
+    return true;
+  // A helper's parameter: what every call passes it.
+  const Symbol *s = symbolOf(ctx, x);
+  if (!s || s->bindings.empty() || ctx.values.fromCaller(x))
+    return false;
+  return llvm::all_of(s->bindings, [&](const Binding &b) {
+    std::vector<const Op *> passed;
+    if (b.kind == Binding::Kind::Param && b.site && passedTo(ctx, *b.site, passed))
+      return llvm::all_of(passed, [&](const Op *a) { return lengthExists(ctx, a, depth + 1); });
+    return b.kind == Binding::Kind::Assign && b.path.empty() && b.value != x &&
+           lengthExists(ctx, b.value, depth + 1);
+  });
+}
+
+std::optional<SizeLimit> sizeLimit(RuleContext &ctx, const Op *op) {
+  return chosenByInputs(ctx, op) ? std::nullopt : bound(ctx, op, 0);
+}
+
 std::optional<double> sizeBound(RuleContext &ctx, const Op *op) {
-  if (chosenByInputs(ctx, op))
-    return std::nullopt;
   if (Sizer(ctx).of(op).kind == Magnitude::Float)
     return 0.0; // a float is no size at all (a TypeError), nor a number of anything
-  std::optional<Bound> b = bound(ctx, op, 0);
-  if (!b)
+  std::optional<SizeLimit> l = sizeLimit(ctx, op);
+  if (!l || judged(*l) == HUGE_VAL)
     return std::nullopt;
-  return b->real ? 0.0 : b->most;
+  return l->most;
 }
 
 Magnitude countBound(RuleContext &ctx, const Op *op) {
-  std::optional<Bound> b = chosenByInputs(ctx, op) ? std::nullopt : bound(ctx, op, 0);
-  if (!b || b->most >= 9.2e18)
+  std::optional<SizeLimit> l = sizeLimit(ctx, op);
+  if (!l || judged(*l) >= 9.2e18)
     return {};
-  return b->real ? Magnitude{Magnitude::Length, 48, std::nullopt}
-                 : Magnitude::integer(int64_t(b->most));
+  // A length of what exists with a small number is bounded by what
+  // exists; with a large one, the number is the least it may be.
+  if (l->lengths && l->most <= MaxLengthFactor)
+    return Magnitude{Magnitude::Length, 48, std::nullopt};
+  return Magnitude::integer(int64_t(l->most));
 }
 
 } // namespace ivc::rules::cost

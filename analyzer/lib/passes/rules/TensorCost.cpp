@@ -121,13 +121,24 @@ std::optional<double> stepsOf(RuleContext &ctx, const std::vector<const Op *> &a
       v.push_back(*x);
       continue;
     }
-    // Not evaluated: `arange(n)` of a bounded n is at most n long.
-    std::optional<double> most = sizeBound(ctx, a);
-    if (!most)
+    // Not evaluated: no more steps than the ends' limits apart, by a step
+    // of at least 1 (an integer's; a float step may be 2**-30).
+    const Op *step = args.size() == 3 ? args[2] : nullptr;
+    std::optional<double> by = step ? numberValue(ctx, step) : 1.0;
+    if (!by && Sizer(ctx).of(step).isInt())
+      by = 1.0;
+    SizeLimit span;
+    for (size_t i = 0; i < std::min<size_t>(args.size(), 2); ++i) {
+      std::optional<SizeLimit> end = sizeLimit(ctx, args[i]);
+      if (!end)
+        return HUGE_VAL;
+      span = plus(span, *end);
+    }
+    if (!by || std::fabs(*by) < 1 || judged(span) == HUGE_VAL)
       return HUGE_VAL;
-    if (args.size() == 1 && *most > 0)
-      return *most + (inclusive ? 1 : 0);
-    return std::nullopt;
+    if (span.lengths)
+      return span.most > MaxTensorElements ? std::optional<double>(span.most) : std::nullopt;
+    return span.most / std::fabs(*by) + (inclusive ? 1 : 0);
   }
   double start = v.size() > 1 ? v[0] : 0, end = v.size() > 1 ? v[1] : v[0];
   double step = v.size() == 3 ? std::fabs(v[2]) : 1;

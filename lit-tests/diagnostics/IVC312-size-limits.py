@@ -1,0 +1,61 @@
+# IVC312: a size keeps its number apart from the lengths of what exists in
+# it, and counts how many times it takes them. `max(len(h), 2**30)` is
+# 2^30 however short h is; a length times 2^16 is as far as a length goes,
+# in one factor or several. A tensor's dimensions are lengths only when
+# its memory pays for them: one the mediator shapes (a zero-size factory's
+# transpose, a reshape, a helper's return) is as large as the numbers that
+# shape it, and one made from a caller's tensor as large as the caller
+# likes. A range's length costs nothing, so `len` of one is no length of
+# what exists, and neither is a float step's count.
+# RUN: %ivc check --verify --remarks %s
+import numpy as np
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+
+def flat(t):
+    return t.reshape(0, 2**30)
+
+
+def limits(n, s, caller):
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        a = torch.zeros(max(h.shape[0], 2**30))  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        b = torch.zeros(max(len(h), n % 2**31))  # expected-remark {{allocates a tensor of 2147483648 elements}}
+        g = bytes(max(len(h), 2**31)) + "x".ljust(max(len(h), 2**31))  # expected-remark {{fills a number of bytes or characters ivc cannot bound}} expected-remark {{fills a number of bytes or characters ivc cannot bound}}
+        k = torch.zeros(h.reshape(0, int(h.sum().item())).shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        c = sum([10**100000] * max(len(h), 2**23))  # expected-remark {{'sum' works through 8388608 integers of up to 400000 bits in one call}}
+        d = torch.zeros(h.shape[-1] * 2**16 * 2**8)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        e = torch.zeros(h.shape[0], 2**28)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        f = torch.zeros((h.shape[0] + 2**28) * 2**16)  # expected-remark {{allocates a tensor of}}
+        fine = torch.zeros(h.shape[-1] * 768) + torch.zeros(h.shape[1], 50257).sum() + torch.zeros(max(h.shape[0], 64)).sum()
+
+
+def shaped_here(n, s, caller):
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        t = torch.zeros(0).reshape(0, n)
+        a = torch.zeros(t.shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        b = torch.zeros(torch.zeros(0, 2**30).T.shape[0])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        c = torch.zeros(h.new_zeros(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        d = torch.zeros(torch.t(caller).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        e = torch.zeros(flat(torch.zeros(0)).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        f = torch.zeros(h[:, :2].expand(2**30, -1, -1).shape[0])  # expected-remark {{allocates a tensor of 1073741824 elements}} expected-remark {{'h[:, :2].expand(2**30, -1, -1)' makes a tensor of 1073741824 elements}}
+        q, k, v = h.split(256, dim=-1)
+        b_, t_, _ = q.shape
+        q = q.view(b_, t_, 4, 64).transpose(1, 2)
+        fine = torch.ones(t_, t_).sum() + torch.zeros(h.repeat(2, 1, 1).shape[0]).sum()
+
+
+def lazy(n, s):
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        r = range(2**30)
+        a = "-" * len(r)  # expected-remark {{'"-" * len(r)' repeats a sequence a number of times ivc cannot bound}}
+        b = torch.zeros(len(range(2**30)[:]))  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        c = torch.arange(0, 1, 2**-30)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        d = np.arange(len(h) * 2.0**29)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        e = s * n  # expected-remark {{'s * n' repeats what may be the caller's sequence a number ivc cannot bound times}}
+        fine = torch.arange(0, h.shape[1]).sum() + torch.arange(0.0, 1.0, 0.25).sum() + len("-" * len(h))
