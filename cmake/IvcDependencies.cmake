@@ -7,14 +7,6 @@ target_include_directories(ivc_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(ivc_llvm INTERFACE ${LLVM_DEFINITIONS})
 target_link_libraries(ivc_llvm INTERFACE LLVM)
 
-# tree-sitter runtime. Debian's tree-sitter.pc reports 0.6.3 for 0.20.7, so no version check;
-# the grammar's ABI is checked at start-up instead (frontend/Parser.cpp).
-find_path(TREE_SITTER_INCLUDE_DIR tree_sitter/api.h REQUIRED)
-find_library(TREE_SITTER_LIBRARY tree-sitter REQUIRED)
-add_library(ivc_tree_sitter INTERFACE)
-target_include_directories(ivc_tree_sitter SYSTEM INTERFACE ${TREE_SITTER_INCLUDE_DIR})
-target_link_libraries(ivc_tree_sitter INTERFACE ${TREE_SITTER_LIBRARY})
-
 # utf8proc: NFKC normalization of identifiers, as CPython's tokenizer does.
 find_path(UTF8PROC_INCLUDE_DIR utf8proc.h REQUIRED)
 find_library(UTF8PROC_LIBRARY utf8proc REQUIRED)
