@@ -3,6 +3,8 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -97,6 +99,21 @@ struct Reader {
       if (error)
         return;
     }
+    // No trace method, or one no call can name, would find no trace and
+    // pass every file unchecked.
+    if (p.traceMethods.empty())
+      return fail("'trace-methods' must name at least one method");
+    for (const std::string &m : p.traceMethods)
+      if (!isMethodName(m))
+        return fail("'trace-methods': \"" + m + "\" is not a method name");
+  }
+
+  static bool isMethodName(std::string_view s) {
+    auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+    return !s.empty() && letter(s[0]) &&
+           std::all_of(s.begin(), s.end(), [&](char c) {
+             return letter(c) || std::isdigit(static_cast<unsigned char>(c));
+           });
   }
 
   // The list-valued keys; "extend-X" adds to X instead of replacing it.
@@ -200,10 +217,12 @@ std::variant<Policy, PolicyError> findPolicy(std::string_view file, std::string_
   std::filesystem::path dir = std::filesystem::absolute(std::string(file), ec).parent_path();
   for (; !dir.empty(); dir = dir.parent_path()) {
     std::filesystem::path candidate = dir / "pyproject.toml";
+    // A cheap filter before parsing: `[tool.ivc]`, `[tool]\nivc = {...}` and
+    // `[tool."ivc"]` all mention ivc.
     if (std::optional<std::string> text = readText(candidate);
-        text && text->find("tool.ivc") != std::string::npos) {
+        text && text->find("ivc") != std::string::npos) {
       auto result = parsePolicyToml(*text, candidate.string(), /*requireToolTable=*/true);
-      // A pyproject.toml that only mentions tool.ivc in a string is not ours.
+      // A pyproject.toml that only mentions ivc elsewhere is not ours.
       if (auto *err = std::get_if<PolicyError>(&result);
           err && err->message.find("no [tool.ivc] table") != std::string::npos) {
       } else {
