@@ -89,17 +89,15 @@ int runCheck(const Options &opts) {
   std::shared_ptr<const Manifest> manifest;
   if (!loadManifest(opts, manifest))
     return UsageOrIO;
-  std::optional<std::vector<std::string>> paths = collectPythonFiles(opts.inputs, opts);
-  if (!paths)
-    return UsageOrIO;
+  std::vector<std::string> paths = collectPythonFiles(opts.inputs, opts);
 
-  std::vector<FileResult> results(paths->size());
-  for (size_t i = 0; i < paths->size(); ++i)
-    results[i].path = (*paths)[i];
+  std::vector<FileResult> results(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i)
+    results[i].path = paths[i];
   PolicyCache policies(opts.policy);
   // A --policy that cannot be read fails the command before any file is
   // read, rather than every file one by one.
-  if (!opts.policy.empty() && !paths->empty() && !policies.policyFor(paths->front()))
+  if (!opts.policy.empty() && !paths.empty() && !policies.policyFor(paths.front()))
     return UsageOrIO;
   bool progress = results.size() >= 20 && isatty(STDERR_FILENO) && opts.format == "text";
   std::atomic<size_t> next{0}, done{0};

@@ -35,23 +35,18 @@ bool excluded(const std::string &path, const std::vector<std::string> &patterns)
 }
 } // namespace
 
-std::optional<std::vector<std::string>> collectPythonFiles(const std::vector<std::string> &inputs,
-                                                           const Options &opts) {
+std::vector<std::string> collectPythonFiles(const std::vector<std::string> &inputs,
+                                            const Options &opts) {
   std::vector<std::string> files;
   PolicyCache policies(opts.policy);
   for (const std::string &input : inputs) {
+    // A file named explicitly is checked whatever its suffix; one that
+    // cannot be read (missing, a symlink loop) is reported unchecked with
+    // the others' findings, not instead of them.
     std::error_code ec;
     fs::file_status st = fs::status(input, ec);
-    if (ec && ec != std::errc::no_such_file_or_directory) {
-      llvm::errs() << "ivc: error: cannot read '" << input << "': " << ec.message() << '\n';
-      return std::nullopt;
-    }
-    if (!fs::exists(st)) {
-      llvm::errs() << "ivc: error: no such file or directory: '" << input << "'\n";
-      return std::nullopt;
-    }
-    if (!fs::is_directory(st)) {
-      files.push_back(input); // named explicitly: checked whatever its suffix
+    if (ec || !fs::is_directory(st)) {
+      files.push_back(input);
       continue;
     }
     std::optional<Policy> dirPolicy = policies.policyFor((fs::path(input) / "x.py").string());
@@ -59,8 +54,10 @@ std::optional<std::vector<std::string>> collectPythonFiles(const std::vector<std
     fs::recursive_directory_iterator it(input, fs::directory_options::skip_permission_denied, ec),
         end;
     for (; it != end; it.increment(ec)) {
-      if (ec)
+      if (ec) { // the walk cannot go on: what it skipped is reported unchecked
+        files.push_back(input);
         break;
+      }
       const fs::path &p = it->path();
       std::string rel = fs::relative(p, input, ec).string();
       if (it->is_directory(ec)) {

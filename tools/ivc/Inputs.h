@@ -19,9 +19,10 @@ namespace ivc::cli {
 
 /// Expands files and directories (recursing into *.py, skipping hidden and
 /// cache directories and paths matching `exclude` globs) into a sorted list.
-/// Prints an error and returns nothing if an input does not exist.
-std::optional<std::vector<std::string>> collectPythonFiles(const std::vector<std::string> &inputs,
-                                                           const Options &opts);
+/// An input that cannot be read, or a directory whose walk fails, is listed
+/// as it is: checking it reports it unchecked.
+std::vector<std::string> collectPythonFiles(const std::vector<std::string> &inputs,
+                                            const Options &opts);
 
 /// The policy for each file: --policy when given, else the nearest
 /// pyproject.toml with [tool.ivc], else ndif. Thread-safe, cached per directory.
