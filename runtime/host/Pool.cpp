@@ -104,6 +104,7 @@ Result<std::unique_ptr<Worker>> WorkerPool::acquire(const SandboxConfig &config,
     while (!q.empty()) {
       std::unique_ptr<Worker> w = std::move(q.front());
       q.pop_front();
+      w->resume();
       if (w->idleAndAlive()) {
         ++stats_.reused;
         return w;
@@ -130,6 +131,7 @@ void WorkerPool::release(std::unique_ptr<Worker> worker, bool clean) {
     if (clean && worker->jobs < worker->config().maxJobsPerWorker &&
         q.size() < options_.maxIdlePerKey && worker->idleAndAlive()) {
       worker->idleSince = std::chrono::steady_clock::now();
+      worker->pause();
       q.push_back(std::move(worker));
       retire = evictOverLimit();
       return;

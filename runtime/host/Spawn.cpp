@@ -58,6 +58,14 @@ Result<pid_t> spawnProcess(const std::vector<std::string> &argvIn, int fd3, int 
   } cleanup{&fa, &attr};
 
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  // The worker writes to stderr through a description of its own, opened
+  // write-only: a log the host opened read-write ('a+') is then neither
+  // readable nor mappable by it. (A socket cannot be reopened; it is
+  // shared as it is.)
+  std::string source = "/proc/self/fd/" + std::to_string(stderrFd >= 0 ? stderrFd : 2);
+  UniqueFd writeOnly(::open(source.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
+  if (writeOnly.valid())
+    stderrFd = writeOnly.get();
   if (stderrFd >= 0)
     posix_spawn_file_actions_adddup2(&fa, stderrFd, 2);
   if (stdoutFd >= 0)

@@ -117,6 +117,16 @@ void Worker::kill() {
     ::killpg(pid_, SIGKILL);
 }
 
+void Worker::pause() {
+  if (!killed_ && pidfd_.valid())
+    ::syscall(SYS_pidfd_send_signal, pidfd_.get(), SIGSTOP, nullptr, 0);
+}
+
+void Worker::resume() {
+  if (!killed_ && pidfd_.valid())
+    ::syscall(SYS_pidfd_send_signal, pidfd_.get(), SIGCONT, nullptr, 0);
+}
+
 Worker::~Worker() {
   if (channel_)
     channel_->close();

@@ -12,6 +12,8 @@
 
 #include "ivc/runtime/worker/Lockdown.h"
 
+#include <csignal>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace ivc::runtime::worker {
@@ -138,9 +140,20 @@ PyObject *callUserPy(PyObject *, PyObject *args) {
   return result;
 }
 
-PyObject *afterFork(PyObject *, PyObject *) {
-  // A zygote's child: its own process group (the watchdog kills the group),
-  // and its own network namespace while it is still single-threaded.
+PyObject *afterFork(PyObject *, PyObject *args) {
+  // A zygote's child: it dies with the zygote (which leaves when the host's
+  // channel closes), so that a host killed mid-job leaves no worker
+  // computing as an orphan. The zygote forks from its one Python thread,
+  // which lives as long as it does.
+  int zygote = 0;
+  if (!PyArg_ParseTuple(args, "i", &zygote))
+    return nullptr;
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+    return PyErr_SetFromErrno(PyExc_OSError);
+  if (::getppid() != zygote)
+    ::_exit(1); // the zygote is gone already
+  // Its own process group (the watchdog kills the group), and its own
+  // network namespace while it is still single-threaded.
   if (::setpgid(0, 0) != 0)
     return PyErr_SetFromErrno(PyExc_OSError);
   g_netns = enterNetworkNamespace();
@@ -158,7 +171,9 @@ PyMethodDef Methods[] = {
     {"run_user", runUserPy, METH_VARARGS,
      "run_user([(source, filename), ...], globals): compile, then run with the hook active."},
     {"call_user", callUserPy, METH_VARARGS, "call_user(fn, *args): fn(*args) with the hook active."},
-    {"after_fork", afterFork, METH_NOARGS, "In a zygote's child: new process group and netns."},
+    {"after_fork", afterFork, METH_VARARGS,
+     "after_fork(zygote_pid): in a zygote's child: die with the zygote, new process group and "
+     "netns."},
     {"user_code_running", userCodeRunningPy, METH_NOARGS, "Whether the hook is active."},
     {nullptr, nullptr, 0, nullptr},
 };

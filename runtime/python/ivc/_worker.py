@@ -185,12 +185,13 @@ def zygote(fd):
                 os.close(f)
             return 2
         child_fd = fds[0]
+        zygote = os.getpid()
         pid = os.fork()
         if pid == 0:
             status = 1
             try:
                 channel.close()
-                _ivc_worker.after_fork()
+                _ivc_worker.after_fork(zygote)
                 status = serve(child_fd)
             finally:
                 sys.stdout.flush()

@@ -4,7 +4,12 @@ sandbox allows (it is the worker's own channel); the host must detect the
 violation, retire the worker, and finish the model run and the other
 mediators."""
 
+import errno
+import os
 import random
+import signal
+import tempfile
+import time
 
 from common import TinyGPT, ivc, mediator, plan, tokens, torch, unittest
 from ivc import _core, _tensors  # noqa: F401  (_tensors registers torch's types)
@@ -116,6 +121,78 @@ class Hostile(unittest.TestCase):
         err = self.attack("os.write(fd, frame(b'', length=100) + b'\\x00' * 10)\nos._exit(0)")
         self.assertIsInstance(err, ivc.WorkerCrashed)
         self.assertIn("mid-frame", str(err))
+
+
+def _stat(pid):
+    """(state, ppid, cpu ticks) of a process, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return None
+    return fields[0], int(fields[1]), int(fields[11]) + int(fields[12])
+
+
+class WorkerProcess(unittest.TestCase):
+    """What a worker's process can reach beside its channel. Its code may
+    go on after its job's end (it can write END itself): the pool keeps idle
+    workers stopped, and a zygote's workers die with it. Its stderr is the
+    host's log, for writing only."""
+
+    def setUp(self):
+        self.log = tempfile.TemporaryFile("a+")
+        self.log.write("HOST-SECRET\n")
+        self.log.flush()
+        sandbox = ivc.SandboxConfig(block={"import": False},
+                                    preload=["torch", "os", "fcntl", "ivc._worker"],
+                                    trace_timeout_s=5.0)
+        self.rt = ivc.Runtime(sandbox, pool_size=1, worker_stderr=self.log.fileno())
+        self.model = TinyGPT()
+
+    def tearDown(self):
+        self.rt.close()
+        self.log.close()
+
+    def test_the_hosts_log_is_for_writing_only(self):
+        # Opened write-only, it can be neither read nor mapped (the kernel
+        # maps only what is open for reading).
+        p = plan(mediator(
+            "import os, fcntl\n"
+            "try:\n"
+            "    read = os.pread(2, 64, 0)\n"
+            "except OSError as e:\n"
+            "    read = e.errno\n"
+            "mode = fcntl.fcntl(2, fcntl.F_GETFL) & os.O_ACCMODE\n",
+            saves=["read", "mode"]))
+        r = self.rt.run(p, self.model, [tokens()], tiers={0: "isolate"})
+        self.assertEqual(r["read"], errno.EBADF)
+        self.assertEqual(r["mode"], os.O_WRONLY)
+
+    def run_saving_pid(self, source):
+        p = plan(mediator(source, saves=["pid"], definitions=[("frame", FRAME)]))
+        return self.rt.run(p, self.model, [tokens()], tiers={0: "isolate"})["pid"]
+
+    def test_an_idle_worker_runs_nothing(self):
+        pid = self.run_saving_pid(
+            "import os, ivc._worker, ivc._core as c\n"
+            "os.write(ivc._worker.CHANNEL_FD, frame(c.encode(('end', {'pid': os.getpid()}, []), lambda t: None)))\n"
+            "while True:\n    pass\n")
+        self.assertEqual(self.rt.stats()["idle"], 1)
+        time.sleep(0.2)  # SIGSTOP lands asynchronously
+        state, _, ticks = _stat(pid)
+        time.sleep(0.5)
+        self.assertEqual(state, "T")
+        self.assertEqual(_stat(pid)[2], ticks)
+
+    def test_a_zygotes_workers_die_with_it(self):
+        pid = self.run_saving_pid("import os\npid = os.getpid()\n")
+        zygote = _stat(pid)[1]
+        os.kill(zygote, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while (s := _stat(pid)) is not None and s[0] != "Z" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        s = _stat(pid)
+        self.assertTrue(s is None or s[0] == "Z", s)
 
 
 class HostDecoder(unittest.TestCase):

@@ -68,6 +68,11 @@ public:
   bool idleAndAlive() const;
   /// SIGKILL to the process and its process group. Idempotent.
   void kill();
+  /// Stops the process while it waits in the pool (SIGSTOP): an idle worker
+  /// runs nothing, whatever its code left running past its job's end.
+  void pause();
+  /// Lets a paused worker run again (SIGCONT).
+  void resume();
 
   uint32_t jobs = 0;
   std::string poolKey;
