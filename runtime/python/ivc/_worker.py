@@ -116,6 +116,11 @@ def serve(fd):
         # Printing a tensor imports modules on first use (torch 2.11:
         # torch._subclasses.schema_check_mode); no import works after lockdown.
         repr(torch.ones(2))
+        # A zygote's children all start from its numpy generator: without a
+        # seed of its own, every tenant's worker would draw the same numbers.
+        numpy = sys.modules.get("numpy")
+        if numpy is not None:
+            numpy.random.seed(numpy.frombuffer(os.urandom(16), dtype=numpy.uint32))
         facts = _ivc_worker.lockdown(config, [fd] + tensors.fds(), driver_fds)
     except BaseException as e:  # noqa: B902 - report any start-up failure
         _send(channel, ("error", f"{type(e).__name__}: {e}"))

@@ -144,7 +144,7 @@ class WorkerProcess(unittest.TestCase):
         self.log.write("HOST-SECRET\n")
         self.log.flush()
         sandbox = ivc.SandboxConfig(block={"import": False},
-                                    preload=["torch", "os", "fcntl", "ivc._worker"],
+                                    preload=["torch", "numpy", "os", "fcntl", "ivc._worker"],
                                     trace_timeout_s=5.0)
         self.rt = ivc.Runtime(sandbox, pool_size=1, worker_stderr=self.log.fileno())
         self.model = TinyGPT()
@@ -167,6 +167,13 @@ class WorkerProcess(unittest.TestCase):
         r = self.rt.run(p, self.model, [tokens()], tiers={0: "isolate"})
         self.assertEqual(r["read"], errno.EBADF)
         self.assertEqual(r["mode"], os.O_WRONLY)
+
+    def test_each_worker_draws_numpy_numbers_of_its_own(self):
+        p = plan(mediator("import numpy\ndraws = numpy.random.rand(4).tolist()\n",
+                          saves=["draws"]))
+        draws = [self.rt.run(p, self.model, [tokens()], tiers={0: "isolate"}, tenant=t)["draws"]
+                 for t in ("alice", "bob")]
+        self.assertNotEqual(draws[0], draws[1])
 
     def run_saving_pid(self, source):
         p = plan(mediator(source, saves=["pid"], definitions=[("frame", FRAME)]))
