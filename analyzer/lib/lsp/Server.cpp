@@ -54,6 +54,22 @@ void Server::Impl::analyze(const std::string &uri) {
   std::optional<Snapshot> snapshot = docs.snapshot(uri);
   if (!snapshot)
     return;
+  // Analysis holds 150-250 bytes per byte of source: a document past the
+  // limit is kept, not analyzed (what was shown for it is cleared), and the
+  // user is told once, so that one huge file cannot exhaust the server's
+  // memory and end it with every other open document.
+  if (size_t bytes = snapshot->source->text().size(); bytes > MaxAnalyzedBytes) {
+    scheduler.remove(uri);
+    if (tooLarge.insert(uri).second)
+      showError("ivc: " + DocumentStore::pathOf(uri) + " is " + std::to_string(bytes >> 20) +
+                " MiB, over the language server's " + std::to_string(MaxAnalyzedBytes >> 20) +
+                " MiB; check it with `ivc check`");
+    if (!client.pullDiagnostics)
+      rpc.notify("textDocument/publishDiagnostics",
+                 Object{{"uri", uri}, {"version", snapshot->version}, {"diagnostics", llvm::json::Array{}}});
+    return;
+  }
+  tooLarge.erase(uri);
   std::shared_ptr<const Policy> &policy = docPolicies[uri];
   if (!policy)
     policy = policies.policyFor(DocumentStore::pathOf(uri));

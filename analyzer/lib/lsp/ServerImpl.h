@@ -20,6 +20,7 @@
 #include "ivc/lsp/Server.h"
 
 #include <map>
+#include <set>
 
 namespace ivc::lsp {
 
@@ -54,6 +55,9 @@ struct Server::Impl {
   ClientCapabilities client;
   PolicyResolver policies;
   std::map<std::string, std::shared_ptr<const Policy>> docPolicies;
+  /// Open documents too large to analyze, told to the user once each.
+  std::set<std::string> tooLarge;
+  static constexpr size_t MaxAnalyzedBytes = size_t(8) << 20;
   bool exitRequested = false;
   bool shutdownReceived = false;
   int refreshes = 0; // workspace/diagnostic/refresh requests sent

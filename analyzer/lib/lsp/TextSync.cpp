@@ -43,6 +43,7 @@ void Server::Impl::registerTextSync() {
     if (!docs.close(p.uri))
       return Result(RpcError{ErrorCode::InvalidParams, "document is not open: " + p.uri});
     docPolicies.erase(p.uri);
+    tooLarge.erase(p.uri);
     scheduler.remove(p.uri);
     if (!client.pullDiagnostics) // clear what the editor shows for it
       rpc.notify("textDocument/publishDiagnostics",
