@@ -106,9 +106,10 @@ def laundered(n):
 
 
 # The caller's value of no checked kind may be a 64 MiB string: repeating it
-# counts as repeating an unsized sequence, 16 times in all.
+# counts as repeating an unsized sequence, 16 times in all. It is FAST when
+# the caller's s is no sequence, which a runtime checks (IVC313).
 def repeated(s, k):
-    with model.trace("The Eiffel Tower is in"):
+    with model.trace("The Eiffel Tower is in"):  # expected-remark {{Trace body runs FAST when the caller gives 's' an int, a float or a tensor; a runtime checks, and runs it ISOLATE otherwise (for the reasons below)}}
         x = s * 16 * 16  # expected-remark {{'s * 16 * 16' repeats what may be the caller's sequence 256 times}}
         y = s * 8 + k * 16
 

@@ -56,6 +56,7 @@ except ImportError:
 # CHECK-NEXT: "function_names": [
 # CHECK-NEXT:   "n"
 # CHECK-NEXT: ],
+# CHECK-NEXT: "guards": {},
 # CHECK-NEXT: "in_function": true,
 # CHECK:      "tier": "isolate"
 def run(ids, alpha):

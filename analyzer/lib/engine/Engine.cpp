@@ -1,6 +1,7 @@
 //===- Engine.cpp - The analysis pipeline ---------------------------------===//
 #include "ivc/engine/Engine.h"
 
+#include "CallerGuards.h"
 #include "MediatorKeys.h"
 #include "Reuse.h"
 #include "Suppressions.h"
@@ -257,6 +258,14 @@ std::unique_ptr<Analysis> Engine::analyzeHere(std::shared_ptr<const SourceFile> 
       for (auto &pass : passes)
         pass->run(ctx);
       record.diagnostics = std::move(own.diagnostics());
+      GuardedAnalysis guarded{
+          [&] {
+            auto fresh = std::make_unique<ModuleContext>();
+            initContext(*fresh, parsed, options.manifest.get(), a.policy);
+            return fresh;
+          },
+          [&](ModuleContext &context) { return buildEffectiveCode(m, context, loader); }};
+      guardCallerNumbers(a.policy, trace, m, *parsed->source, guarded, facts, record.diagnostics);
       a.records.push_back(std::move(record));
       a.timings.passes += seconds(start);
     }

@@ -30,6 +30,18 @@ llvm::json::Object nameMap(const std::map<std::string, std::string> &names) {
   return o;
 }
 
+/// Each guarded name with what its value must be.
+llvm::json::Object guardMap(const MediatorFacts &f) {
+  llvm::json::Object out;
+  for (const auto &[name, kind] : f.guards) {
+    if (kind == CallerAssumption::SmallNumber)
+      out[utf8(name)] = llvm::json::Object{{"kind", "number"}, {"most", f.guardMost}};
+    else
+      out[utf8(name)] = llvm::json::Object{{"kind", "number_or_tensor"}};
+  }
+  return out;
+}
+
 // The body of a mediator as code a runtime can execute on its own. A trace's
 // Body mediator leaves out the invokes (they are mediators of their own),
 // each replaced by `pass` so the code stays valid.
@@ -114,6 +126,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"in_function", f.inFunction},
       {"function_names", strings(f.functionNames)},
       {"function_locals", strings(f.functionLocals)},
+      {"guards", guardMap(f)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(file, t, m))},
       {"range", rangeJson(m.range)},

@@ -164,6 +164,10 @@ std::optional<ValueKind> ValueAnalysis::callerKind(const Symbol &s) {
   auto [it, fresh] = callerKinds_.try_emplace(&s, std::nullopt);
   if (!fresh)
     return it->second;
+  if (std::optional<CallerAssumption> a = assumed(s))
+    return callerKinds_[&s] = *a == CallerAssumption::SmallNumber
+                                  ? std::optional<ValueKind>(ValueKind::Number)
+                                  : std::nullopt;
   std::optional<ValueKind> kind;
   for (const Binding &b : s.bindings) {
     bool loop = b.kind == Binding::Kind::Loop; // `for head in range(12)`: a number
@@ -183,6 +187,55 @@ std::optional<ValueKind> ValueAnalysis::callerKind(const Symbol &s) {
   }
   callerKinds_[&s] = kind;
   return kind;
+}
+
+void ValueAnalysis::assumeCallerKinds(std::map<std::string, CallerAssumption> kinds,
+                                      double most) {
+  assumed_ = std::move(kinds);
+  assumedMost_ = most;
+  callerKinds_.clear();
+}
+
+std::optional<CallerAssumption> ValueAnalysis::assumed(const Symbol &s) {
+  auto it = assumed_.find(std::string(s.name));
+  if (it == assumed_.end() || !outerScope(s.scope))
+    return std::nullopt;
+  // Bound nowhere a runtime runs: not in a body (another invoke's value, or
+  // the body's own), not through `global` or `nonlocal` in a function; and
+  // not by the file to what no number or tensor is (`cfg = Config(...)`):
+  // such a guard would fail every time.
+  auto plausible = [&](const Binding &b) {
+    if (b.kind == Binding::Kind::Param || b.kind == Binding::Kind::Import ||
+        b.kind == Binding::Kind::ImportFrom)
+      return b.kind == Binding::Kind::Param;
+    ValueSet vs = b.kind == Binding::Kind::Loop && b.value ? elementOf(b.value, b.path)
+                  : b.value && b.path.empty()             ? valuesOf(b.value)
+                                                          : ValueSet{Value::unknown()};
+    return llvm::all_of(vs, [](const Value &v) {
+      // (The model's attributes: `n_heads = model.config.n_head`.)
+      return v.kind == ValueKind::Unknown || v.kind == ValueKind::Number ||
+             v.kind == ValueKind::Tensor || v.kind == ValueKind::Envoy;
+    });
+  };
+  bool outside = llvm::all_of(s.bindings, [&](const Binding &b) {
+    return b.site && !innermostBody(b.site->range.begin.offset) &&
+           (b.kind == Binding::Kind::Param || scopes_.enclosingScope(b.site) == s.scope) &&
+           plausible(b);
+  });
+  return outside ? std::optional(it->second) : std::nullopt;
+}
+
+std::optional<CallerAssumption> ValueAnalysis::callerAssumption(const Op *nameRead) {
+  if (assumed_.empty() || !fromCaller(nameRead))
+    return std::nullopt;
+  const Symbol *s = scopes_.resolve(nameRead).symbol;
+  return s ? assumed(*s) : std::nullopt;
+}
+
+std::optional<double> ValueAnalysis::callerNumberBound(const Op *nameRead) {
+  return callerAssumption(nameRead) == CallerAssumption::SmallNumber
+             ? std::optional<double>(assumedMost_)
+             : std::nullopt;
 }
 
 void ValueAnalysis::sortBodies() {

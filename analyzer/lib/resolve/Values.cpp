@@ -264,6 +264,8 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
     // A free name the caller supplies is of the kind the plan makes the
     // runtime check, or may be anything besides what the file binds it to.
     if (fromCaller(op)) {
+      if (callerAssumption(op) == CallerAssumption::NumberOrTensor)
+        return {make(ValueKind::Number), make(ValueKind::Tensor)};
       if (std::optional<ValueKind> kind = callerKind(*r.symbol))
         return {make(*kind)};
       addValue(out, Value::unknown());

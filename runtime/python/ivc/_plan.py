@@ -23,7 +23,7 @@ class Mediator:
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
                  "free_imports", "free_types", "definitions", "function_definitions",
-                 "in_function", "function_names", "function_locals", "source", "first_line",
+                 "in_function", "function_names", "function_locals", "guards", "source", "first_line",
                  "modules", "raw")
 
     def __repr__(self):
@@ -126,6 +126,21 @@ def _strings(obj, key, where):
     return list(value)
 
 
+def _guards(m, free_names, where):
+    """A mediator's `guards`: {name: ("number", most) or ("number_or_tensor", None)}."""
+    guards = {}
+    for name, g in _need(m, "guards", dict, where, default={}).items():
+        kind = g.get("kind") if isinstance(g, dict) else None
+        most = g.get("most") if isinstance(g, dict) else None
+        if name not in free_names or kind not in ("number", "number_or_tensor") or (
+                kind == "number" and (type(most) is not int or most < 1)) or (
+                kind == "number_or_tensor" and most is not None):
+            raise PlanError(f"{where}.guards: {name!r} is not a free name guarded as "
+                            f"{{'kind': 'number', 'most': N}} or {{'kind': 'number_or_tensor'}}")
+        guards[name] = (kind, most)
+    return guards
+
+
 def _parse(data):
     schema = data.get("schema")
     if schema != SCHEMA:
@@ -176,6 +191,7 @@ def _parse(data):
                 if name not in med.free_names or kind not in FREE_TYPES:
                     raise PlanError(f"{mw}.free_types: {name!r} is not a free name of a kind "
                                     f"in {', '.join(FREE_TYPES)}")
+            med.guards = _guards(m, med.free_names, mw)
             if dotted and receiver_root in med.free_names:
                 # Nothing the caller gives can cross with the receiver's path.
                 raise PlanError(f"{mw}: reads {receiver_root!r} other than as the receiver "

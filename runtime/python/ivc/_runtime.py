@@ -4,6 +4,7 @@ threads, ISOLATE mediators in pooled ivc-workers, REJECT never."""
 import collections
 import dataclasses
 import logging
+import math
 import secrets
 import threading
 import types
@@ -200,8 +201,23 @@ def _model_tree(model):
     return key, modules, paths, params
 
 
-def _tiers(trace, overrides):
-    """Each mediator's tier: the plan's, or the override ({index: tier})."""
+def _guard_broken(m, values):
+    """Why the caller's values break what the plan's FAST verdict assumed of
+    them (`guards`), or None. Exact types: a subclass of int or float is
+    code of the caller's, not a number."""
+    for name, (kind, most) in m.guards.items():
+        v = values.get(name)
+        number = type(v) in (int, float) and math.isfinite(v)
+        if kind == "number" and not (number and abs(v) <= most):
+            return f"the caller's {name!r} is not an int or a float of at most {most}"
+        if kind == "number_or_tensor" and not (number or isinstance(v, torch.Tensor)):
+            return f"the caller's {name!r} is not an int, a float or a tensor"
+    return None
+
+
+def _tiers(trace, overrides, values):
+    """Each mediator's tier: the override ({index: tier}), or the plan's,
+    which is ISOLATE when the caller's values break its guards."""
     overrides = {} if overrides is None else overrides
     if not isinstance(overrides, dict):
         raise PlanError(f"tiers must be a dict {{mediator index: tier}}, not "
@@ -213,7 +229,15 @@ def _tiers(trace, overrides):
                             f"(it has {sorted(indices)})")
         if tier not in ("fast", "isolate"):
             raise PlanError(f"tiers may only be overridden to 'fast' or 'isolate', not {tier!r}")
-    return [overrides.get(m.index, m.tier) for m in trace.mediators]
+    tiers = []
+    for m in trace.mediators:
+        tier = overrides.get(m.index, m.tier)
+        why = _guard_broken(m, values) if tier == "fast" and m.index not in overrides else None
+        if why:
+            log.info("ivc: mediator %d of trace %d runs ISOLATE: %s", m.index, trace.index, why)
+            tier = "isolate"
+        tiers.append(tier)
+    return tiers
 
 
 def _batch(inputs, mediators):
@@ -395,7 +419,7 @@ class Runtime:
             raise RejectedError(f"trace {t.index} has a rejected mediator "
                                 f"({', '.join(str(m.index) for m in rejected)}); nothing ran"
                                 + (f": {text}" if text else ""), reasons or plan.diagnostics)
-        tier_of = _tiers(t, tiers)
+        tier_of = _tiers(t, tiers, values)
         if not isinstance(tenant, str):
             raise TypeError(f"tenant must be a str, not {type(tenant).__name__}")
         if not isinstance(model, torch.nn.Module):

@@ -79,6 +79,20 @@ with model.trace(ids) as tracer:
 """
 
 
+# The caller's values of no kind the file fixes: FAST while they are what
+# the verdict assumed (a small number, no sequence), ISOLATE otherwise.
+GUARDED = """\
+import torch
+
+def run(ids, k, s, coeff, vec):
+    with model.trace(ids) as tracer:
+        h = model.transformer.h[0].output[0]
+        pad = torch.zeros(k, 2).save()
+        tracer.log(s * 32)
+        steered = (h[:, -1] + coeff * vec).save()
+"""
+
+
 # The module's names and those of the function around the trace, under the
 # same spellings.
 LAYERS = """\
@@ -420,6 +434,23 @@ with model.trace(ids) as tracer:
         self.assertTrue(torch.equal(fast["draws"], isolated["draws"]))
         other = self.rt.run(plan, self.model, [self.ids], seed=8)
         self.assertFalse(torch.equal(fast["draws"], other["draws"]))
+
+    def test_guards_run_a_mediator_isolate_when_the_callers_values_break_them(self):
+        plan = ivc.compile(GUARDED, filename="guarded.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual(m.tier, "fast")
+        self.assertEqual(m.guards, {"k": ("number", 65536), "s": ("number_or_tensor", None),
+                                    "coeff": ("number_or_tensor", None),
+                                    "vec": ("number_or_tensor", None)})
+        fine = {"k": 3, "s": 2, "coeff": 0.5, "vec": torch.ones(32)}
+        for values, tier in ((fine, "fast"), ({**fine, "s": "ab"}, "isolate"),
+                             ({**fine, "k": 2**20}, "isolate"), ({**fine, "k": True}, "isolate"),
+                             ({**fine, "coeff": [1]}, "isolate")):
+            r = self.rt.run(plan, self.model, [self.ids], values, raise_errors=False)
+            self.assertEqual(r.mediators[0].tier, tier, values)
+        r = self.rt.run(plan, self.model, [self.ids], {**fine, "s": "ab"})
+        self.assertEqual(r.logs, ["ab" * 32])
+        self.assertEqual(r["pad"].shape, (3, 2))
 
     def test_a_free_names_kind_the_verdict_rests_on_is_checked(self):
         # steering is a tensor to the analyzer (what the file binds it to):

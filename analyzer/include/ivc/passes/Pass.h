@@ -42,6 +42,12 @@ struct Reason {
   static constexpr uint32_t NoOffset = UINT32_MAX;
 };
 
+/// The bounds a guarded number of the caller's may be given
+/// (MediatorFacts::guards), the largest that makes a mediator FAST: a length
+/// of what exists times 2^16 is within a tensor's limit, and so is a
+/// product of two numbers of 2^12.
+constexpr int64_t GuardBounds[] = {int64_t(1) << 16, int64_t(1) << 12, int64_t(1) << 8};
+
 struct Definition {
   std::string name;
   std::string source;
@@ -74,6 +80,12 @@ struct MediatorFacts {
   bool inFunction = false;
   /// The free names that are the function's, not the module's.
   std::vector<std::string> functionNames;
+  /// The free names whose kinds the FAST verdict assumes: an int or a float
+  /// of at most `guardMost`, or an int, a float or a tensor
+  /// (engine/CallerGuards.cpp). A runtime checks the caller's values, and
+  /// runs the mediator ISOLATE when one is anything else.
+  std::map<std::string, CallerAssumption> guards;
+  int64_t guardMost = 0;
   /// Every name the functions around the body bind (parameters, locals):
   /// one nothing gives a value is unbound there, as Python's unassigned
   /// local is, never the module's value or a builtin.

@@ -21,6 +21,7 @@
 #include "llvm/Support/Allocator.h"
 
 #include <deque>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -51,6 +52,12 @@ enum class ValueKind : uint8_t {
   Container,    // list, tuple, dict or set; op: the display when there is one;
                 // text: the builtin that made it ("range")
   Instance,     // op: the user class it instantiates
+};
+
+/// A kind a runtime checks a caller's value for (a plan's `guards`).
+enum class CallerAssumption : uint8_t {
+  SmallNumber,    // an int or a float of bounded magnitude
+  NumberOrTensor, // an int, a float or a tensor: no sequence
 };
 
 struct Value {
@@ -114,6 +121,16 @@ public:
   /// a bool, None): the plan's `free_types`, which the runtime enforces, so
   /// the analysis may rely on that kind and nothing more.
   std::optional<ValueKind> callerKind(const Symbol &s);
+  /// Assumes kinds of the caller's values: a plan's `guards`, which a
+  /// runtime checks before running a mediator FAST (engine/CallerGuards.cpp).
+  /// A name qualifies when the file fixes no kind for it and binds it only
+  /// in its own scope, outside every mediator: then every read the caller
+  /// supplies sees that value.
+  void assumeCallerKinds(std::map<std::string, CallerAssumption> kinds, double most);
+  /// What is assumed of the value a read of a caller's name sees, if anything.
+  std::optional<CallerAssumption> callerAssumption(const ir::Op *nameRead);
+  /// The most a read of a caller's name assumed a SmallNumber may be.
+  std::optional<double> callerNumberBound(const ir::Op *nameRead);
   /// The value of a module-level name that a runtime binds itself from the
   /// plan: its one binding, outside every mediator, to a constant (literals,
   /// imports' members, the file's functions and classes, other such names,
@@ -162,6 +179,8 @@ private:
   bool readsModel(const ir::Op *op, int depth = 0);
   bool allowedImport(const Symbol &s);
   bool decideFromCaller(const ir::Op *nameRead);
+  /// What assumeCallerKinds assumes of `s`, when it qualifies.
+  std::optional<CallerAssumption> assumed(const Symbol &s);
 
   const ir::Module &module_;
   const SourceFile &source_;
@@ -194,6 +213,8 @@ private:
   llvm::DenseMap<const Scope *, bool> outerScopes_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
   std::vector<int8_t> fromCaller_; // by op index: -1 not decided yet
+  std::map<std::string, CallerAssumption> assumed_;
+  double assumedMost_ = 0;
   // Built on first use: notebook exports have thousands of mediators and
   // names bound in each, read in each.
   std::vector<SourceRange> bodies_; // by where they begin

@@ -173,7 +173,8 @@ bool callersUntyped(RuleContext &ctx, const Op *op, int depth = 0) {
   NameResolution r = ctx.values.scopes().resolve(op);
   if (r.kind == NameResolution::Kind::Undefined) // unless a manifest gives its value
     return maySequence(ctx, op);
-  return r.symbol && ctx.values.fromCaller(op) && !ctx.values.callerKind(*r.symbol);
+  return r.symbol && ctx.values.fromCaller(op) && !ctx.values.callerKind(*r.symbol) &&
+         maySequence(ctx, op);
 }
 
 /// How many times `seq` already repeats a sequence ivc cannot size (`s * 16`

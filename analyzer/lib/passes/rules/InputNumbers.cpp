@@ -108,8 +108,8 @@ bool chosen(RuleContext &ctx, const Op *op, int depth) {
     return false;
   switch (op->kind) {
   case OpKind::Name: {
-    if (ctx.values.fromCaller(op))
-      return true;
+    if (ctx.values.fromCaller(op)) // unless a runtime checks its size
+      return !ctx.values.callerNumberBound(op);
     NameResolution r = ctx.values.scopes().resolve(op);
     if (r.kind == NameResolution::Kind::Undefined)
       return true; // the caller's, whatever the file says

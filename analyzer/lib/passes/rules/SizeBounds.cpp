@@ -326,6 +326,8 @@ const Op *shapeOwner(const Op *op) {
 
 /// What a name may be at most: the largest of what every binding gives it.
 std::optional<SizeLimit> nameBound(RuleContext &ctx, const Op *name, int depth) {
+  if (std::optional<double> most = ctx.values.callerNumberBound(name))
+    return SizeLimit{*most}; // a runtime checks it
   const Symbol *s = symbolOf(ctx, name);
   if (!s || s->bindings.empty() || s->bindings.size() > 8 || ctx.values.fromCaller(name))
     return std::nullopt;

@@ -1,0 +1,41 @@
+//===- CallerGuards.h - FAST when the caller's numbers are small ----------===//
+//
+// A mediator that is ISOLATE only because of values the caller supplies
+// with no kind the file fixes (`def steer(prompt, layer, coeff, k): ...`:
+// `torch.zeros(k, 4)`, `"-" * width`, `alpha * 100`) is analyzed again as
+// if those values were ints or floats of at most GuardMost. When that is
+// FAST, the plan says so with `guards`, the fewest names that keep it FAST,
+// and a runtime checks the caller's values before running it in process:
+// any other value runs it ISOLATE. Internal to the engine.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IVC_LIB_ENGINE_CALLERGUARDS_H
+#define IVC_LIB_ENGINE_CALLERGUARDS_H
+
+#include "ivc/passes/Pass.h"
+
+#include <functional>
+#include <memory>
+
+namespace ivc {
+
+/// What the guarded analysis needs: a fresh analysis context of the file
+/// (its values unshared with the first analysis's), and the effective code
+/// of the mediator in it.
+struct GuardedAnalysis {
+  std::function<std::unique_ptr<ModuleContext>()> freshContext;
+  std::function<EffectiveCode(ModuleContext &)> effectiveCode;
+};
+
+/// For a mediator that `facts` rate ISOLATE: when assuming some of its
+/// untyped free names to be small numbers makes it FAST, replaces `facts`
+/// with that analysis's (their `guards` set) and adds a remark (IVC313) to
+/// `diagnostics`, which keep the reasons it is ISOLATE otherwise. Returns
+/// whether it did.
+bool guardCallerNumbers(const Policy &policy, const TraceRegion &trace, const Mediator &m,
+                        const SourceFile &mainFile, const GuardedAnalysis &analysis,
+                        MediatorFacts &facts, std::vector<Diagnostic> &diagnostics);
+
+} // namespace ivc
+
+#endif
