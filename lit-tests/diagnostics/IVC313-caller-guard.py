@@ -1,0 +1,66 @@
+# IVC313: a trace in a function is FAST on what the runtime checks of the
+# caller's values: the fewest and weakest guards that make it so, a small
+# number where a size needs one, no sequence where a product does. Names
+# the file binds to what no number is (a config instance), a guard could
+# never hold, and a division by the caller's number may still trap.
+# RUN: %ivc check --verify --remarks %s
+# RUN: %ivc plan %s | FileCheck %s
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+
+class Config:  # expected-remark {{Trace body uses class 'Config'}}
+    layer = 3
+
+
+cfg = Config()
+
+
+# CHECK:      "guards": {
+# CHECK-NEXT:   "coeff": {
+# CHECK-NEXT:     "kind": "number_or_tensor"
+# CHECK-NEXT:   },
+# CHECK-NEXT:   "k": {
+# CHECK-NEXT:     "kind": "number",
+# CHECK-NEXT:     "most": 65536
+# CHECK-NEXT:   },
+# CHECK-NEXT:   "vec": {
+# CHECK-NEXT:     "kind": "number_or_tensor"
+# CHECK-NEXT:   }
+# CHECK-NEXT: },
+# CHECK:      "tier": "fast"
+def steer(prompt, k, coeff, vec, layer):
+    with model.trace(prompt):  # expected-remark {{Trace body runs FAST when the caller gives 'k' an int or a float of at most 65536, and 'coeff', 'vec' an int, a float or a tensor; a runtime checks, and runs it ISOLATE otherwise (for the reasons below)}}
+        h = model.transformer.h[layer].output[0]
+        model.transformer.h[layer].output[0][:] = h + coeff * vec  # expected-remark {{'coeff * vec' repeats what may be the caller's sequence a number ivc cannot bound times}} expected-remark {{updates the output of 'transformer.h.*' in place}}
+        top = torch.zeros(k, 2).save()  # expected-remark {{'torch.zeros(k, 2)' allocates a tensor of a size ivc cannot bound}}
+
+
+# Two numbers multiplied: each at most 4096.
+# CHECK:      "guards": {
+# CHECK-NEXT:   "n_layers": {
+# CHECK-NEXT:     "kind": "number",
+# CHECK-NEXT:     "most": 4096
+# CHECK-NEXT:   },
+# CHECK-NEXT:   "seq": {
+# CHECK-NEXT:     "kind": "number",
+# CHECK-NEXT:     "most": 4096
+# CHECK-NEXT:   }
+# CHECK-NEXT: },
+def heat(prompt, n_layers, seq):
+    with model.trace(prompt):  # expected-remark {{runs FAST when the caller gives 'n_layers', 'seq' an int or a float of at most 4096}}
+        grid = torch.zeros(n_layers, seq).save()  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+
+
+# No guard: cfg is the file's instance, and -1 traps a division.
+# CHECK:      "guards": {},
+# CHECK:      "tier": "isolate"
+# CHECK:      "guards": {},
+# CHECK:      "tier": "isolate"
+def unguarded(prompt, n):
+    with model.trace(prompt):
+        x = "-" * cfg.layer  # expected-remark {{'"-" * cfg.layer' repeats a sequence a number of times ivc cannot bound}}
+    with model.trace(prompt):
+        q = torch.full((1,), -(2**63)) // n  # expected-remark {{integer-division: the minimum by -1 traps}}
