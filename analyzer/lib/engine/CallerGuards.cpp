@@ -62,7 +62,14 @@ Outcome analyzeAssuming(const Policy &policy, const TraceRegion &trace, const Me
 bool guardCallerNumbers(const Policy &policy, const TraceRegion &trace, const Mediator &m,
                         const SourceFile &mainFile, const GuardedAnalysis &analysis,
                         MediatorFacts &facts, std::vector<Diagnostic> &diagnostics) {
-  if (facts.tier != Tier::Isolate)
+  // Only what values decide can a guard change: a cost (IVC312) or a
+  // division that may trap (IVC307). A while loop stays ISOLATE whatever the
+  // caller passes, and trying would analyze the mediator again for nothing.
+  if (facts.tier != Tier::Isolate ||
+      !llvm::all_of(facts.reasons, [](const Reason &r) {
+        return r.tier != Tier::Isolate || r.id == DiagId::UnboundedCost ||
+               r.id == DiagId::UnsafeEntryPoint;
+      }))
     return false;
   // The caller's names of no checked kind or numbers of no checked size,
   // first all taken for small numbers (the assumption itself leaves alone
