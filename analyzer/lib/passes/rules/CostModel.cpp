@@ -240,9 +240,6 @@ Magnitude Sizer::of(const Op *op, int depth) {
   }
 }
 
-namespace {
-
-/// Whether `op` reads `s` anywhere in its operands (a bounded walk).
 bool reads(RuleContext &ctx, const Op *op, const Symbol *s, int &budget) {
   if (!op || --budget < 0)
     return budget < 0;
@@ -250,8 +247,6 @@ bool reads(RuleContext &ctx, const Op *op, const Symbol *s, int &budget) {
     return true;
   return llvm::any_of(op->operands, [&](const Op *o) { return reads(ctx, o, s, budget); });
 }
-
-} // namespace
 
 Magnitude Sizer::ofBindings(const Op *name, int depth) {
   // `n = 1` ... `n = 2**33`, `for n in [2**33]`, `(n := 2**33)`, a

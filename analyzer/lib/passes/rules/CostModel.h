@@ -143,6 +143,9 @@ std::optional<double> numberValue(RuleContext &ctx, const ir::Op *op);
 bool allTensors(RuleContext &ctx, const ir::Op *op);
 /// Whether some value `op` may be is a tensor (an activation included).
 bool anyTensor(RuleContext &ctx, const ir::Op *op);
+/// Whether `op` reads `s` anywhere in its operands (a walk of at most
+/// `budget` ops; true when the budget runs out).
+bool reads(RuleContext &ctx, const ir::Op *op, const Symbol *s, int &budget);
 /// The symbol a name op reads or binds, or null.
 const Symbol *symbolOf(RuleContext &ctx, const ir::Op *op);
 /// Reports `at` as IVC312, `why` saying what it does.

@@ -177,15 +177,6 @@ std::optional<SizeLimit> callDims(RuleContext &ctx, const Op &call, int depth) {
   return larger(times(tensors, counts), numbers);
 }
 
-/// Whether `op` reads the name `s` (a bounded walk).
-bool readsName(RuleContext &ctx, const Op *op, const Symbol *s, int &budget) {
-  if (!op || --budget < 0)
-    return budget < 0;
-  if (op->is(OpKind::Name) && symbolOf(ctx, op) == s)
-    return true;
-  return llvm::any_of(op->operands, [&](const Op *o) { return readsName(ctx, o, s, budget); });
-}
-
 /// The names whose dimensions are being found, with what their other
 /// bindings give: `q = q.view(b, t, 12, 64)` keeps q as large as it was.
 thread_local std::vector<std::pair<const Symbol *, SizeLimit>> rebinding;
@@ -224,7 +215,7 @@ std::optional<SizeLimit> nameDims(RuleContext &ctx, const Op *t, int depth) {
   std::vector<const Binding *> selfReading;
   for (const Binding &b : s->bindings) {
     int budget = 64;
-    if (b.value && readsName(ctx, b.value, s, budget)) {
+    if (b.value && reads(ctx, b.value, s, budget)) {
       selfReading.push_back(&b);
       continue;
     }
