@@ -39,10 +39,13 @@ def shaped_here(n, s, caller):
         t = torch.zeros(0).reshape(0, n)
         a = torch.zeros(t.shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         b = torch.zeros(torch.zeros(0, 2**30).T.shape[0])  # expected-remark {{allocates a tensor of 1073741824 elements}}
-        c = torch.zeros(h.new_zeros(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        c = torch.zeros(h.new_zeros(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         d = torch.zeros(torch.t(caller).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         e = torch.zeros(flat(torch.zeros(0)).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
-        f = torch.zeros(h[:, :2].expand(2**30, -1, -1).shape[0])  # expected-remark {{allocates a tensor of 1073741824 elements}} expected-remark {{'h[:, :2].expand(2**30, -1, -1)' makes a tensor of 1073741824 elements}}
+        f = torch.zeros(h[:, :2].expand(2**30, -1, -1).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}} expected-remark {{'h[:, :2].expand(2**30, -1, -1)' makes a tensor of 1073741824 elements}}
+        g = torch.zeros(torch.zeros(0, 2**15, 2**15).flatten(1).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        k = torch.zeros(torch.kron(torch.zeros(0, 2**15), torch.zeros(1, 2**15)).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
+        r = torch.zeros(h[:0].reshape(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         q, k, v = h.split(256, dim=-1)
         b_, t_, _ = q.shape
         q = q.view(b_, t_, 4, 64).transpose(1, 2)

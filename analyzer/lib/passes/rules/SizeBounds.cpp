@@ -122,11 +122,29 @@ std::optional<std::vector<const Op *>> returnedBy(const Op &def) {
   return bare || out.empty() ? std::nullopt : std::optional(out);
 }
 
-/// The dimensions of what `call` makes. The file's function: the largest
-/// of what it returns. A torch function or a tensor's method: at most the
-/// sum of its tensors' dimensions or any number it is given (a shape, a
-/// size, a dim index), or their product for those that repeat (`h.repeat(4,
-/// 1)`).
+/// Whether the tensor method or torch function `f` makes a tensor no wider
+/// than its one tensor argument, whatever numbers it is given (dims, flags,
+/// k): elementwise functions, reductions, and moves of its dimensions
+/// (flatten merges them, which the span already counts).
+bool keepsSpan(std::string_view f) {
+  return isOneOf(f, {"abs", "neg", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tanh",
+                     "sigmoid", "relu", "gelu", "silu", "softmax", "log_softmax", "sign", "round",
+                     "floor", "ceil", "clamp", "clip", "nan_to_num", "isnan", "isinf", "sum",
+                     "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "norm",
+                     "std", "var", "cumsum", "cumprod", "sort", "argsort", "topk", "transpose",
+                     "permute", "t", "flatten", "squeeze", "unsqueeze", "contiguous", "clone",
+                     "detach", "to", "float", "half", "double", "long", "int", "bool", "cpu",
+                     "type", "pow", "square", "reciprocal", "mul", "div", "add", "sub", "split",
+                     "chunk", "unbind", "narrow", "select", "roll", "flip", "tril", "triu",
+                     "diagonal", "movedim", "swapaxes", "masked_fill", "where"}) ||
+         f.starts_with("__");
+}
+
+/// The span of what `call` makes. The file's function: the largest of what
+/// it returns. A tensor's method or a torch function that keepsSpan: its
+/// tensor's. Any other: the product of its tensors' spans and of every
+/// number it is given (a shape, a size, a count, a padding), broadcasting
+/// and `kron` included.
 std::optional<SizeLimit> callDims(RuleContext &ctx, const Op &call, int depth) {
   const Op *callee = call.operand(0);
   const ValueSet &fs = ctx.valuesOf(callee);
@@ -147,34 +165,41 @@ std::optional<SizeLimit> callDims(RuleContext &ctx, const Op &call, int depth) {
       }))
     return std::nullopt;
   std::string_view f = fs[0].text.substr(fs[0].text.rfind('.') + 1);
-  bool repeats = isOneOf(f, {"repeat", "tile", "repeat_interleave"});
-  // What multiplies a dimension: repeat's and tile's every count,
-  // repeat_interleave's first.
-  const Op *onlyCount = f == "repeat_interleave" ? argument(call, 0, "repeats") : nullptr;
-  SizeLimit tensors, counts{1}, numbers;
-  auto add = [&](const Op *part) {
-    const Op *value = part && part->is(OpKind::Keyword) ? part->operand(0) : part;
-    std::optional<SizeLimit> d = madeWith(ctx, part, depth + 1);
-    if (!d)
-      return false;
-    if (value && anyTensor(ctx, value) && value != onlyCount)
-      tensors = plus(tensors, *d);
-    else if (repeats && (!onlyCount || value == onlyCount))
-      counts = times(counts, *d);
-    else
-      numbers = larger(numbers, *d);
-    return true;
-  };
-  if (callee->is(OpKind::Attribute) && fs[0].kind == ValueKind::Method) { // the receiver
-    std::optional<SizeLimit> d = dimsOf(ctx, callee->operand(0), depth + 1);
-    if (!d)
-      return std::nullopt;
-    tensors = *d;
+  std::vector<const Op *> parts(call.operands.begin() + 1, call.operands.end());
+  // A tensor method's receiver is a tensor, whatever ivc types it as.
+  const Op *receiver = callee->is(OpKind::Attribute) && fs[0].kind == ValueKind::Method
+                           ? callee->operand(0)
+                           : nullptr;
+  if (receiver)
+    parts.insert(parts.begin(), receiver);
+  bool keeps = keepsSpan(f);
+  // A view or reshape keeps the number of elements, which an activation
+  // holds (its span is lengths alone), into dimensions no larger than a
+  // length: `q.view(b, t, 12, 64)`. (An activation of an empty input holds
+  // none: then its dimensions are the numbers given, so none may be large.)
+  if (isOneOf(f, {"view", "reshape", "view_as", "reshape_as", "unflatten"}) && !parts.empty()) {
+    std::optional<SizeLimit> in = dimsOf(ctx, parts.front(), depth + 1);
+    bool small = std::all_of(parts.begin() + 1, parts.end(), [&](const Op *a) {
+      std::optional<SizeLimit> n = madeWith(ctx, a, depth + 1);
+      return n && n->most <= MaxLengthFactor && n->lengths <= 1;
+    });
+    if (in && in->most == 0 && small)
+      return in;
   }
-  for (size_t i = 1; i < call.operands.size(); ++i)
-    if (!add(call.operand(i)))
+  SizeLimit span{1};
+  for (const Op *part : parts) {
+    const Op *value = part && part->is(OpKind::Keyword) ? part->operand(0) : part;
+    const ValueSet &vs = value ? ctx.valuesOf(value) : ValueSet();
+    if (part != receiver && keeps && !vs.empty() &&
+        llvm::none_of(vs, [](const Value &v) { return mayHoldTensor(v.kind); }))
+      continue; // a dim, a flag, k
+    std::optional<SizeLimit> d =
+        part == receiver ? dimsOf(ctx, part, depth + 1) : madeWith(ctx, part, depth + 1);
+    if (!d)
       return std::nullopt;
-  return larger(times(tensors, counts), numbers);
+    span = times(span, *d); // two tensors broadcast: their spans multiply
+  }
+  return span;
 }
 
 /// The names whose dimensions are being found, with what their other
@@ -261,15 +286,20 @@ std::optional<SizeLimit> nameDims(RuleContext &ctx, const Op *t, int depth) {
 
 /// The most any dimension of the tensor `t` may be. An activation's or a
 /// parameter's are lengths of what exists; a factory's are its numbers.
-/// Anything else made of tensors and numbers is at most the sum of their
-/// dimensions times the numbers (`h.repeat(4, 1)`, `torch.cat([h, h])`,
-/// `h.new_zeros(0, 2**30)`), and a caller's tensor's may be anything (a
-/// 2^40 by 0 tensor holds nothing).
+/// Anything else is bounded by how it was made (callDims), and a caller's
+/// tensor's may be anything (a 2^40 by 0 tensor holds nothing). The bound
+/// is of the span, the product of the dimensions other than 0: what one
+/// dimension may become once they are merged (`torch.zeros(0, 2**15,
+/// 2**15).flatten(1)` is 0 by 2^30).
 std::optional<SizeLimit> dimsOf(RuleContext &ctx, const Op *t, int depth) {
   if (!t || depth > 12 || callersShape(ctx, t) || derivedFromInputs(ctx, t))
     return std::nullopt;
-  if (std::optional<std::vector<double>> shape = factoryShape(ctx, t))
-    return SizeLimit{shape->empty() ? 1 : *std::max_element(shape->begin(), shape->end())};
+  if (std::optional<std::vector<double>> shape = factoryShape(ctx, t)) {
+    SizeLimit span{1}; // a zero dimension makes no other smaller
+    for (double d : *shape)
+      span.most *= std::max(d, 1.0);
+    return span;
+  }
   // An activation or a parameter as the model gives it (a reshape of one
   // is the mediator's, judged by its numbers).
   if (!t->is(OpKind::Call) && !t->is(OpKind::Name) && activationValued(ctx, t))
@@ -281,7 +311,7 @@ std::optional<SizeLimit> dimsOf(RuleContext &ctx, const Op *t, int depth) {
     return isOneOf(t->text, {"T", "mT", "H", "mH", "real", "imag", "data", "values", "indices"})
                ? dimsOf(ctx, t->operand(0), depth + 1)
                : std::nullopt;
-  case OpKind::Subscript: { // a slice is no larger; a tensor index adds its own
+  case OpKind::Subscript: { // a slice is no larger; a tensor index multiplies
     std::optional<SizeLimit> dims = dimsOf(ctx, t->operand(0), depth + 1);
     const Op *index = t->operand(1);
     std::vector<const Op *> items{index};
@@ -290,14 +320,20 @@ std::optional<SizeLimit> dimsOf(RuleContext &ctx, const Op *t, int depth) {
     for (const Op *i : items)
       if (dims && i && anyTensor(ctx, i)) {
         std::optional<SizeLimit> by = dimsOf(ctx, i, depth + 1);
-        dims = by ? std::optional<SizeLimit>(plus(*dims, *by)) : std::nullopt;
+        dims = by ? std::optional<SizeLimit>(times(*dims, *by)) : std::nullopt;
       }
     return dims;
   }
-  case OpKind::BinaryOp: // broadcasting: the larger of each dimension
+  case OpKind::BinaryOp: // broadcasting: the spans multiply
   case OpKind::UnaryOp: {
-    std::vector<const Op *> parts(t->operands.begin(), t->operands.end());
-    return largest(ctx, parts, depth + 1, madeWith);
+    SizeLimit span{1};
+    for (const Op *o : t->operands) {
+      std::optional<SizeLimit> d = madeWith(ctx, o, depth + 1);
+      if (!d)
+        return std::nullopt;
+      span = times(span, *d);
+    }
+    return span;
   }
   case OpKind::Call:
     return callDims(ctx, *t, depth);
