@@ -42,7 +42,20 @@ void explainMediator(llvm::raw_ostream &os, const SourceFile &main, const TraceR
                      const Mediator &m, const MediatorFacts &f, std::set<std::string> &codes) {
   os << "Mediator #" << t.index << '.' << m.index << " ("
      << (m.kind == MediatorKind::Invoke ? "an invoke body" : "the trace body") << ", "
-     << lines(m.bodyRange) << ") is " << tierProse(f.tier) << (f.tier == Tier::Fast ? ".\n" : ":\n");
+     << lines(m.bodyRange) << ") is "
+     << (f.guards.empty() ? tierProse(f.tier)
+                          : "FAST while the caller's values are what the analysis assumed; a "
+                            "runtime checks them, and runs it ISOLATE otherwise")
+     << (f.tier == Tier::Fast ? ".\n" : ":\n");
+  if (!f.guards.empty()) {
+    for (const auto &[name, kind] : f.guards)
+      os << "  - " << name << ": "
+         << (kind == CallerAssumption::SmallNumber
+                 ? "an int or a float of at most " + std::to_string(f.guardMost)
+                 : std::string("an int, a float or a tensor"))
+         << '\n';
+    codes.insert(std::string(diagInfo(DiagId::CallerGuard).code));
+  }
   for (const Reason &r : f.reasons) {
     if (r.tier != f.tier)
       continue; // only the reasons that decided the tier

@@ -19,7 +19,7 @@ struct Outcome {
 
 using Guards = std::map<std::string, CallerAssumption>;
 
-/// `names` as a quoted list: 'a', 'b'.
+/// The names guarded as `kind`, quoted: 'a', 'b'.
 std::string quoted(const Guards &guards, CallerAssumption kind) {
   std::string out;
   for (const auto &[name, k] : guards)
