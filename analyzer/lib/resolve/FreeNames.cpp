@@ -217,8 +217,12 @@ std::optional<CallerAssumption> ValueAnalysis::assumed(const Symbol &s) {
              v.kind == ValueKind::Tensor || v.kind == ValueKind::Envoy;
     });
   };
+  // Nor by an assignment expression: one in a definition's header (`def
+  // f(x=(k := 2**30))`) runs where the plan runs that definition, after the
+  // runtime checked the caller's value.
   bool outside = llvm::all_of(s.bindings, [&](const Binding &b) {
-    return b.site && !innermostBody(b.site->range.begin.offset) &&
+    return b.site && b.kind != Binding::Kind::Walrus &&
+           !innermostBody(b.site->range.begin.offset) &&
            (b.kind == Binding::Kind::Param || scopes_.enclosingScope(b.site) == s.scope) &&
            plausible(b);
   });

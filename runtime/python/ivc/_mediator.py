@@ -489,6 +489,7 @@ class Mediator:
             local = set(job.get("function_names", ())) if job.get("in_function") else set()
             module.update({n: v for n, v in given.items() if n not in local})
             self._define(job["definitions"], module)
+            _check_guarded(module, given, job, local, inside=False)
             if job.get("in_function"):
                 # The body binds the function's names: the module's
                 # definitions keep seeing the module's (`scale = -1` in the
@@ -502,6 +503,7 @@ class Mediator:
                                       if n not in unbound}
                 ns.update({n: given[n] for n in local if n in given})
                 self._define(job.get("function_definitions", ()), ns)
+                _check_guarded(ns, given, job, local, inside=True)
             self.run_user([("\n" * (job["first_line"] - 1) + job["source"], job["file"])], ns)
         except _Unwind:
             pass
@@ -529,6 +531,16 @@ class Mediator:
             message, tb_text, location = f"<{name} whose str() raised>", "", None
         self.port.send(("exception", fit_text(name, MAX_TYPE_NAME), fit_text(message),
                         fit_text(tb_text), location, self._mutations()))
+
+
+def _check_guarded(ns, given, job, local, inside):
+    """The runtime checked the caller's values of the plan's `guards` before
+    choosing FAST: a definition that rebinds one (`def f(x=(k := 2**30))`)
+    would put another value under the verdict."""
+    for name in job.get("guards", ()):
+        if name in given and (name in local) == inside and ns.get(name) is not given[name]:
+            raise RuntimeError(f"a definition rebinds {name!r}, the caller's value that the "
+                               "plan's guards checked")
 
 
 # A tensor's version counter, read through torch's C descriptor: a job may

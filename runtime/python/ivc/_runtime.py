@@ -543,6 +543,7 @@ class Runtime:
                 "in_function": m.in_function,
                 "function_names": list(m.function_names),
                 "function_locals": list(m.function_locals),
+                "guards": sorted(m.guards),
                 "values": {n: plain[n] for n in m.free_names if n in plain},
                 "barriers": {n: barriers[n].participants for n in m.free_names if n in barriers},
                 "imports": {n: imports[n] for n in m.free_names if n in imports},

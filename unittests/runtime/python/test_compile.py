@@ -452,6 +452,15 @@ with model.trace(ids) as tracer:
         self.assertEqual(r.logs, ["ab" * 32])
         self.assertEqual(r["pad"].shape, (3, 2))
 
+    def test_a_name_a_definition_may_rebind_gets_no_guard(self):
+        # The runtime would check k before the default runs (test_semantics
+        # holds the runtime against a plan that guards it anyway).
+        compiled = ivc.compile("import torch\ndef run(ids, k):\n"
+                               "    def f(x=(k := 2**30)):\n        return x\n"
+                               "    with model.trace(ids):\n        z = torch.zeros(k)\n",
+                               filename="walrus.py")
+        self.assertEqual(compiled.trace(0).mediators[0].guards, {})
+
     def test_a_free_names_kind_the_verdict_rests_on_is_checked(self):
         # steering is a tensor to the analyzer (what the file binds it to):
         # `steering * scale` is a product of tensors, not a str repeated.

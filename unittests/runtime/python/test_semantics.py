@@ -355,6 +355,18 @@ class Semantics(unittest.TestCase):
             self.assertTrue(torch.equal(model.cached.table, model.cached.original), tier)
             self.assertTrue(torch.equal(model(ids), clean), tier)
 
+    def test_a_definition_cannot_rebind_a_guarded_value(self):
+        # The runtime checked k before choosing FAST; the definition's
+        # default would put 2**30 under the verdict instead.
+        p = plan(mediator("y = k + 1\n", free_names=["k"], saves=["y"],
+                          definitions=[("f", "def f(x=(k := 2**30)):\n    return x\n")],
+                          guards={"k": {"kind": "number", "most": 65536}}))
+        for tier in TIERS:
+            r = runtime().run(p, self.model, [self.ids], {"k": 1}, tiers={0: tier},
+                              raise_errors=False)
+            self.assertIsInstance(r.errors[0], RuntimeError, tier)
+            self.assertIn("rebinds 'k'", str(r.errors[0]), tier)
+
     def test_module_lists_iterate_and_index(self):
         p = plan(mediator("""
             n = len(model.transformer.h)
