@@ -273,6 +273,13 @@ def _batch(inputs, mediators):
     return tuple(args), rows, start
 
 
+def _storage_bytes(t):
+    """The bytes of the memory a tensor is a view into."""
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage().nbytes()
+    return t.storage().nbytes()
+
+
 def _is_kind(value, kind):
     """Whether a caller's value is of a plan's `free_types` kind (a bool is
     no number, as the analyzer tells them apart)."""
@@ -512,6 +519,13 @@ class Runtime:
             if not judged and isinstance(v, types.ModuleType):
                 raise PlanError(f"the free name {k!r} is no module to the analyzer; "
                                 f"it cannot be given the module {v.__name__!r}")
+            # An expanded view of 4 bytes may have 2^30 elements: copying it
+            # by value (in process or into a worker) would make them all.
+            for tensor in _mediator._tensors_in(v):
+                if tensor.numel() * tensor.element_size() > _storage_bytes(tensor):
+                    raise PlanError(f"the free name {k!r} holds a tensor of {tensor.numel()} "
+                                    f"elements over {_storage_bytes(tensor)} bytes (an "
+                                    f"expanded view); pass a contiguous tensor (.contiguous())")
             kind = typed.get(k)
             if kind and not _is_kind(v, kind):
                 raise PlanError(f"the free name {k!r} is a {kind} to the analyzer; "

@@ -355,6 +355,15 @@ class Semantics(unittest.TestCase):
             self.assertTrue(torch.equal(model.cached.table, model.cached.original), tier)
             self.assertTrue(torch.equal(model(ids), clean), tier)
 
+    def test_an_expanded_tensor_is_refused_not_copied_whole(self):
+        # 4 bytes viewed as 2^30 elements: passing it by value would copy
+        # them all (4 GiB) before the mediator starts.
+        p = plan(mediator("y = v\n", free_names=["v"]))
+        for value in (torch.zeros(1).expand(2**30), [torch.zeros(1).expand(2**30)]):
+            with self.assertRaisesRegex(ivc.PlanError, "an expanded view"):
+                runtime().run(p, self.model, [self.ids], {"v": value})
+        runtime().run(p, self.model, [self.ids], {"v": torch.zeros(4).expand(2, 4)[:, :2]})
+
     def test_a_definition_cannot_rebind_a_guarded_value(self):
         # The runtime checked k before choosing FAST; the definition's
         # default would put 2**30 under the verdict instead.
