@@ -62,3 +62,20 @@ def lazy(n, s):
         d = np.arange(len(h) * 2.0**29)  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         e = s * n  # expected-remark {{'s * n' repeats what may be the caller's sequence a number ivc cannot bound times}}
         fine = torch.arange(0, h.shape[1]).sum() + torch.arange(0.0, 1.0, 0.25).sum() + len("-" * len(h))
+
+
+# Operations whose result outgrows their operands: windows of a view
+# (which the next operation makes whole), patches, pairwise distances, an
+# einsum's outer product, a list comprehension concatenated; and a caller's
+# tensor, counted as the 64 MiB it may hold, repeated or concatenated.
+def grown(vec):
+    with model.trace("The Eiffel Tower is in"):
+        z = torch.zeros(2**14)
+        a = torch.zeros(2**16).unfold(0, 2**15, 1) + 1  # expected-remark {{makes a tensor of}}
+        b = torch.nn.functional.unfold(torch.zeros(1, 1, 384, 384), kernel_size=128)  # expected-remark {{makes a tensor of}}
+        c = torch.nn.functional.pdist(torch.zeros(46341, 1))  # expected-remark {{makes a tensor of}}
+        d = torch.einsum("i,j->ij", torch.zeros(2**15), torch.zeros(2**15))  # expected-remark {{makes a tensor of}}
+        e = torch.cat([z for _ in range(2**16)])  # expected-remark {{makes a tensor of}}
+        f = vec.repeat(4096)  # expected-remark {{makes a tensor of}}
+        g = torch.cat([vec] * 4096)  # expected-remark {{makes a tensor of}}
+        fine = torch.cat([z for _ in range(4)]).sum() + vec.repeat(4).sum() + torch.zeros(64).unfold(0, 8, 1).sum()

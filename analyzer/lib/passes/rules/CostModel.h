@@ -49,6 +49,9 @@ constexpr double MaxFilledBytes = double(1 << 28);
 /// Repetitions of a tensor ivc cannot size are judged from this many times
 /// up.
 constexpr int64_t MaxBlindRepetitions = 1 << 16;
+/// The elements a caller's tensor may hold, as ivc counts them when it is
+/// repeated or concatenated: 64 MiB (the codec's limit) of float32.
+constexpr double CallersTensorElements = double(1 << 24);
 /// Repetitions of a string or list ivc cannot size are judged from this
 /// many times up: a caller may pass a 64 MiB string (the codec's limit), so
 /// 16 repetitions make 1 GiB at most.

@@ -337,11 +337,24 @@ std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth)
     double n = 0;
     for (size_t i = 0; i < seq->operands.size(); ++i) {
       std::optional<double> item = tensorElements(ctx, seq->operand(i), depth + 1);
+      if (!item && callersShape(ctx, seq->operand(i)))
+        item = CallersTensorElements;
       if (!item)
         return std::nullopt;
       n += *item;
     }
     return n;
+  }
+  // A comprehension: its length times what it yields (`[z for _ in
+  // range(2**16)]` of one 2^14-element z).
+  if (seq->is(OpKind::ListComp) || seq->is(OpKind::GeneratorExp)) {
+    std::optional<double> length = iterableLength(ctx, seq);
+    for (const Region &r : seq->regions)
+      for (const Op *c : r.ops)
+        if (c->is(OpKind::CompYield) && length)
+          if (std::optional<double> item = tensorElements(ctx, c->operand(0), depth + 1))
+            return *length * *item;
+    return std::nullopt;
   }
   if (seq->is(OpKind::BinaryOp) && seq->text == "*") {
     for (int side = 0; side < 2; ++side) {
@@ -474,9 +487,33 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   if (!self && f == "cdist")
     if (std::optional<double> a = rows(0), b = rows(1); a && b)
       return *a * *b;
-  if (f == "pdist")
+  if (isOneOf(f, {"pdist", "nn.functional.pdist"}))
     if (std::optional<double> a = rows(0))
       return *a * (*a - 1) / 2;
+  // Windows: as many as the tensor has elements along the dimension, each
+  // of the window's size (a view, which the next operation makes whole).
+  if (self && f == "unfold")
+    if (std::optional<double> a = sized(0), size = product(ctx, {argument(call, 1, "size")});
+        a && size)
+      return *a * *size;
+  if (!self && f == "nn.functional.unfold") { // im2col: every pixel's patch
+    const Op *k = argument(call, 1, "kernel_size");
+    std::optional<std::vector<const Op *>> ks = shapeOf(ctx, k);
+    std::optional<double> patch = ks ? product(ctx, *ks) : product(ctx, {k, k});
+    if (std::optional<double> a = sized(0); a && patch)
+      return *a * *patch;
+  }
+  // Every operand's elements by every other's, at most (`'i,j->ij'`).
+  if (!self && f == "einsum") {
+    double n = 1;
+    for (size_t i = 1; i < operands.size(); ++i) {
+      std::optional<double> k = sized(i);
+      if (!k)
+        return std::nullopt;
+      n *= *k;
+    }
+    return operands.size() > 1 ? std::optional<double>(n) : std::nullopt;
+  }
   if (isOneOf(f, {"cov", "corrcoef"}))
     if (std::optional<double> a = rows(0))
       return *a * *a;
@@ -610,6 +647,8 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
       return std::string("repeats a tensor by counts ivc cannot bound (their sum may overflow)");
     if (!times)
       return std::nullopt;
+    if (!receiver && mc.self && callersShape(ctx, mc.self))
+      receiver = CallersTensorElements;
     if (!receiver)
       return *times > double(MaxBlindRepetitions)
                  ? std::optional<std::string>("repeats a tensor " +
