@@ -62,9 +62,11 @@ Result<pid_t> spawnProcess(const std::vector<std::string> &argvIn, int fd3, int 
   // write-only: a log the host opened read-write ('a+') is then neither
   // readable nor mappable by it. (A socket cannot be reopened; it is
   // shared as it is.)
+  // (Non-blocking to open: a pipe whose reader left would block the open
+  // forever; blocking again for the worker's writes.)
   std::string source = "/proc/self/fd/" + std::to_string(stderrFd >= 0 ? stderrFd : 2);
-  UniqueFd writeOnly(::open(source.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
-  if (writeOnly.valid())
+  UniqueFd writeOnly(::open(source.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK));
+  if (writeOnly.valid() && ::fcntl(writeOnly.get(), F_SETFL, O_APPEND) == 0)
     stderrFd = writeOnly.get();
   if (stderrFd >= 0)
     posix_spawn_file_actions_adddup2(&fa, stderrFd, 2);
