@@ -39,13 +39,13 @@ def shaped_here(n, s, caller):
         t = torch.zeros(0).reshape(0, n)
         a = torch.zeros(t.shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         b = torch.zeros(torch.zeros(0, 2**30).T.shape[0])  # expected-remark {{allocates a tensor of 1073741824 elements}}
-        c = torch.zeros(h.new_zeros(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        c = torch.zeros(h.new_zeros(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
         d = torch.zeros(torch.t(caller).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         e = torch.zeros(flat(torch.zeros(0)).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
         f = torch.zeros(h[:, :2].expand(2**30, -1, -1).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}} expected-remark {{'h[:, :2].expand(2**30, -1, -1)' makes a tensor of 1073741824 elements}}
         g = torch.zeros(torch.zeros(0, 2**15, 2**15).flatten(1).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
         k = torch.zeros(torch.kron(torch.zeros(0, 2**15), torch.zeros(1, 2**15)).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
-        r = torch.zeros(h[:0].reshape(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+        r = torch.zeros(h[:0].reshape(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
         q, k, v = h.split(256, dim=-1)
         b_, t_, _ = q.shape
         q = q.view(b_, t_, 4, 64).transpose(1, 2)
@@ -79,3 +79,17 @@ def grown(vec):
         f = vec.repeat(4096)  # expected-remark {{makes a tensor of}}
         g = torch.cat([vec] * 4096)  # expected-remark {{makes a tensor of}}
         fine = torch.cat([z for _ in range(4)]).sum() + vec.repeat(4).sum() + torch.zeros(64).unfold(0, 8, 1).sum()
+
+
+# A tensor with a zero dimension holds nothing yet may span 2^29: pieces of
+# it, or a reduction over the empty dimension, make them all. One-argument
+# `where` is `nonzero`: an int64 index per dimension of every element.
+def empty(n):
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        a = h.new_zeros(0, 2**22).unbind(1)  # expected-remark {{makes up to 4194304 tensors}}
+        b = torch.zeros(0, 2**11, 2**11).flatten(1).tolist()  # expected-remark {{makes up to 4194304 Python objects}}
+        c = torch.zeros(0, 2**15, 2**14).sum(0)  # expected-remark {{makes a tensor of up to 536870912 elements of one that holds fewer}}
+        d = h[:0].view(0, 2**15, 2**14).sum(0)  # expected-remark {{makes a tensor of up to 536870912 elements of one that holds fewer}}
+        e = torch.where(torch.ones(32, 32, 32, 32, 32, dtype=torch.bool))  # expected-remark {{makes a tensor of}}
+        fine = torch.zeros(0, 8).sum(0) + torch.zeros(4, 4).sum() + h.new_zeros(0, 64).unbind(1)[0].sum()

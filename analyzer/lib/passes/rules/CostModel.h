@@ -207,6 +207,10 @@ double judged(SizeLimit l);
 /// and arithmetic of those (floats included). Nothing for any other size:
 /// it may be what the inputs choose.
 std::optional<SizeLimit> sizeLimit(RuleContext &ctx, const ir::Op *op);
+/// The number part of the most the nonzero dimensions of the tensor `t`
+/// multiply to (its span), lengths of what exists counted as nothing;
+/// nothing when ivc cannot bound it (a caller's tensor).
+std::optional<double> spanBound(RuleContext &ctx, const ir::Op *t);
 /// Whether `len(x)` is the length of something that exists: a str, the
 /// model's modules, an activation, a display's or comprehension's list;
 /// not a range, nor a slice of one, whose length costs nothing

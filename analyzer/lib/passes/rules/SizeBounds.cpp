@@ -166,25 +166,33 @@ std::optional<SizeLimit> callDims(RuleContext &ctx, const Op &call, int depth) {
     return std::nullopt;
   std::string_view f = fs[0].text.substr(fs[0].text.rfind('.') + 1);
   std::vector<const Op *> parts(call.operands.begin() + 1, call.operands.end());
-  // A tensor method's receiver is a tensor, whatever ivc types it as.
-  const Op *receiver = callee->is(OpKind::Attribute) && fs[0].kind == ValueKind::Method
+  // A tensor method's receiver is a tensor, whatever ivc types it as
+  // (`new_zeros` takes only its dtype and device).
+  const Op *receiver = callee->is(OpKind::Attribute) && fs[0].kind == ValueKind::Method &&
+                               !f.starts_with("new_")
                            ? callee->operand(0)
                            : nullptr;
   if (receiver)
     parts.insert(parts.begin(), receiver);
   bool keeps = keepsSpan(f);
   // A view or reshape keeps the number of elements, which an activation
-  // holds (its span is lengths alone), into dimensions no larger than a
-  // length: `q.view(b, t, 12, 64)`. (An activation of an empty input holds
-  // none: then its dimensions are the numbers given, so none may be large.)
+  // holds (its span is lengths alone), into dimensions that multiply to no
+  // more than a length: `q.view(b, t, 12, 64)`. (An activation of an empty
+  // input holds none: then its dimensions are the numbers given, which
+  // must not be large.)
   if (isOneOf(f, {"view", "reshape", "view_as", "reshape_as", "unflatten"}) && !parts.empty()) {
     std::optional<SizeLimit> in = dimsOf(ctx, parts.front(), depth + 1);
-    bool small = std::all_of(parts.begin() + 1, parts.end(), [&](const Op *a) {
-      std::optional<SizeLimit> n = madeWith(ctx, a, depth + 1);
-      return n && n->most <= MaxLengthFactor && n->lengths <= 1;
-    });
-    if (in && in->most == 0 && small)
+    std::optional<SizeLimit> given = SizeLimit{1};
+    for (auto a = parts.begin() + 1; a != parts.end() && given; ++a) {
+      std::optional<SizeLimit> n = madeWith(ctx, *a, depth + 1);
+      given = n ? std::optional(times(*given, *n)) : std::nullopt;
+    }
+    if (in && in->most == 0 && given && given->most <= MaxLengthFactor &&
+        given->lengths <= MaxLengthFactor)
       return in;
+    // Else its elements' number (when it has any) or the numbers given.
+    if (in && given)
+      return larger(*in, *given);
   }
   SizeLimit span{1};
   for (const Op *part : parts) {
@@ -513,6 +521,11 @@ std::optional<SizeLimit> bound(RuleContext &ctx, const Op *op, int depth) {
 }
 
 } // namespace
+
+std::optional<double> spanBound(RuleContext &ctx, const Op *t) {
+  std::optional<SizeLimit> span = dimsOf(ctx, t, 0);
+  return span ? std::optional<double>(span->most) : std::nullopt;
+}
 
 bool lengthExists(RuleContext &ctx, const Op *x, int depth) {
   if (!x || depth > 8)

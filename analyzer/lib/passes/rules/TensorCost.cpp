@@ -415,9 +415,12 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
     return listedElements(ctx, argument(call, 0, "tensors"), depth);
   // Indices of every element (int64, one column per dimension: counted as
   // four), and every bit of a byte array as a byte.
-  if (isOneOf(f, {"nonzero", "argwhere"}))
-    if (std::optional<double> a = sized(0))
-      return *a * 8;
+  // (One-argument `where` is `nonzero`.)
+  if (isOneOf(f, {"nonzero", "argwhere"}) || (!self && f == "where" && operands.size() == 1))
+    if (std::optional<double> a = sized(0)) {
+      std::optional<std::vector<double>> shape = factoryShape(ctx, operands[0]);
+      return *a * 2 * (shape ? std::max<double>(double(shape->size()), 1) : 4);
+    }
   if (f == "unpackbits")
     if (std::optional<double> a = sized(0))
       return *a * 2;
@@ -569,7 +572,15 @@ std::optional<std::string> piecesCost(RuleContext &ctx, const MethodCall &mc) {
   if (!isOneOf(m, {"unbind", "split", "chunk", "tolist", "diag"}))
     return std::nullopt;
   std::optional<std::vector<double>> shape = factoryShape(ctx, mc.self);
-  if (!shape || shape->empty())
+  if (!shape) {
+    // A tensor the mediator shaped otherwise (`h.new_zeros(0, 2**22)`,
+    // `.flatten(1)` of a zero-size one): as many pieces as its span.
+    std::optional<double> span = m != "diag" && mc.self ? spanBound(ctx, mc.self) : std::nullopt;
+    if (span && *span > double(1 << 16))
+      return "makes up to " + countText(*span) + (m == "tolist" ? " Python objects" : " tensors");
+    return std::nullopt;
+  }
+  if (shape->empty())
     return std::nullopt;
   double rows = shape->front(), elements = 1, lists = 0;
   for (double d : *shape) {
@@ -744,10 +755,23 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
       return "makes a tensor of " + elementsText(*n, 1) + " from its operands";
   }
   if (std::optional<MethodCall> mc = asMethodCall(call, callee))
-    return tensorMethodCost(ctx, *mc);
+    if (std::optional<std::string> why = tensorMethodCost(ctx, *mc))
+      return why;
   // `list(t)` and `tuple(t)` make a tensor of every row, as `unbind` does.
   if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple"}))
     return piecesCost(ctx, MethodCall{call, "unbind", argument(call, 0, "iterable"), 1});
+  // A tensor that holds no element may span 2^29 (`torch.zeros(0, 2**15,
+  // 2**14)`): a reduction over its empty dimension makes them all (one
+  // over every dimension makes a number).
+  const Op *attr = call.operand(0);
+  if (callee.kind == ValueKind::Method && mayHoldTensor(callee.receiver) &&
+      call.operands.size() > 1 &&
+      isOneOf(callee.text, {"sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var",
+                            "norm", "any", "all", "logsumexp", "nansum", "nanmean", "count_nonzero"}) &&
+      attr && attr->is(OpKind::Attribute))
+    if (std::optional<double> span = spanBound(ctx, attr->operand(0));
+        span && *span > MaxTensorElements)
+      return "makes a tensor of up to " + countText(*span) + " elements of one that holds fewer";
   return std::nullopt;
 }
 
