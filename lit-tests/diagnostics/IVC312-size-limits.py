@@ -93,3 +93,15 @@ def empty(n):
         d = h[:0].view(0, 2**15, 2**14).sum(0)  # expected-remark {{makes a tensor of up to 536870912 elements of one that holds fewer}}
         e = torch.where(torch.ones(32, 32, 32, 32, 32, dtype=torch.bool))  # expected-remark {{makes a tensor of}}
         fine = torch.zeros(0, 8).sum(0) + torch.zeros(4, 4).sum() + h.new_zeros(0, 64).unbind(1)[0].sum()
+
+
+# A copy in a wider type: double and long of a bool tensor, the int64 a
+# cumsum of one makes, sort's indices beside its values.
+def wider():
+    with model.trace("The Eiffel Tower is in"):
+        flags = torch.zeros(2**28, dtype=torch.bool)
+        a = flags.double()  # expected-remark {{makes a tensor of}}
+        b = flags.cumsum(0)  # expected-remark {{makes a tensor of}}
+        c = flags.sort()  # expected-remark {{makes a tensor of}}
+        d = flags.to(torch.float64)  # expected-remark {{makes a tensor of}}
+        fine = torch.zeros(2**20).double().sum() + torch.zeros(2**20).to(torch.float16).sum()

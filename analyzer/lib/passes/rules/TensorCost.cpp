@@ -75,14 +75,11 @@ std::optional<double> shapeElements(RuleContext &ctx, const std::vector<const Op
   return dims.empty() ? std::nullopt : product(ctx, dims);
 }
 
-/// How many float32 elements' worth of memory one element of the dtype a
-/// call asks for takes (`dtype=torch.float64`: 2), or `fallback` without one.
-double dtypeWidth(RuleContext &ctx, const Op &call, double fallback = 1) {
-  const Op *dtype = keywordArgument(call, "dtype");
-  if (!dtype)
-    return fallback;
+/// How many float32 elements' worth of memory one element of `dtype`
+/// takes (`torch.float64`: 2).
+double widthOf(RuleContext &ctx, const Op &dtype) {
   double width = 1;
-  for (const Value &v : ctx.valuesOf(dtype)) {
+  for (const Value &v : ctx.valuesOf(&dtype)) {
     std::string_view t = v.text;
     if (v.kind == ValueKind::Builtin) // numpy reads int and float as 64 bits
       width = std::max(width, t == "complex" ? 4.0 : 2.0);
@@ -96,6 +93,12 @@ double dtypeWidth(RuleContext &ctx, const Op &call, double fallback = 1) {
       width = std::max(width, 4.0);
   }
   return width;
+}
+
+/// The width of the dtype a call asks for (`dtype=...`), or `fallback`.
+double dtypeWidth(RuleContext &ctx, const Op &call, double fallback = 1) {
+  const Op *dtype = keywordArgument(call, "dtype");
+  return dtype ? widthOf(ctx, *dtype) : fallback;
 }
 
 /// The width of what a factory makes by default: torch's integer factories
@@ -666,6 +669,21 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
                                               countText(*times) + " times")
                  : std::nullopt;
     n = *times * *receiver;
+  } else if (isOneOf(m, {"double", "long", "cumsum", "cumprod", "sort", "argsort", "to", "type"})) {
+    // A copy in a wider type: 64 bits for double and long, for the int64
+    // that cumsum and cumprod of an integer make, and for sort's indices
+    // (beside the values); to and type as their dtype says.
+    if (!receiver)
+      return std::nullopt;
+    double wider = isOneOf(m, {"sort", "argsort"}) ? 3 : 2;
+    if (isOneOf(m, {"to", "type"})) {
+      const Op *dtype = keywordArgument(mc.call, "dtype") ? keywordArgument(mc.call, "dtype")
+                                                           : mc.arg(0, "dtype");
+      wider = dtype ? widthOf(ctx, *dtype) : 1;
+    }
+    if (*receiver * wider > MaxTensorElements)
+      return "makes a tensor of " + elementsText(*receiver, wider);
+    return std::nullopt;
   } else if (std::optional<std::string> why = piecesCost(ctx, mc)) {
     return why;
   } else if (mc.self) {
