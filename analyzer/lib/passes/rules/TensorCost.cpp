@@ -394,16 +394,21 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
     std::optional<double> a = sized(0), b = sized(1);
     return a && b ? std::optional<double>(*a * *b) : std::nullopt;
   }
-  // Every combination of the operands' items, as many tensors or columns.
-  auto cartesian = [&]() -> std::optional<double> {
+  // The product of the operands' elements from the `first`.
+  auto productFrom = [&](size_t first) -> std::optional<double> {
     double n = 1;
-    for (size_t i = 0; i < operands.size(); ++i) {
+    for (size_t i = first; i < operands.size(); ++i) {
       std::optional<double> k = sized(i);
       if (!k)
         return std::nullopt;
       n *= *k;
     }
-    return n * double(operands.size());
+    return n;
+  };
+  // Every combination of the operands' items, as many tensors or columns.
+  auto cartesian = [&]() -> std::optional<double> {
+    std::optional<double> n = productFrom(0);
+    return n ? std::optional<double>(*n * double(operands.size())) : std::nullopt;
   };
   if (f == "cartesian_prod" && !self)
     return cartesian();
@@ -510,16 +515,8 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
       return *a * *patch;
   }
   // Every operand's elements by every other's, at most (`'i,j->ij'`).
-  if (!self && f == "einsum") {
-    double n = 1;
-    for (size_t i = 1; i < operands.size(); ++i) {
-      std::optional<double> k = sized(i);
-      if (!k)
-        return std::nullopt;
-      n *= *k;
-    }
-    return operands.size() > 1 ? std::optional<double>(n) : std::nullopt;
-  }
+  if (!self && f == "einsum" && operands.size() > 1)
+    return productFrom(1);
   if (isOneOf(f, {"cov", "corrcoef"}))
     if (std::optional<double> a = rows(0))
       return *a * *a;
