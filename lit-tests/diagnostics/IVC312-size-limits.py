@@ -66,8 +66,9 @@ def lazy(n, s):
 
 # Operations whose result outgrows their operands: windows of a view
 # (which the next operation makes whole), patches, pairwise distances, an
-# einsum's outer product, a list comprehension concatenated; and a caller's
-# tensor, counted as the 64 MiB it may hold, repeated or concatenated.
+# einsum's outer product, a list comprehension or a list appended to in a
+# loop, concatenated; and a caller's tensor, counted as the 64 MiB it may
+# hold, repeated or concatenated.
 def grown(vec):
     with model.trace("The Eiffel Tower is in"):
         z = torch.zeros(2**14)
@@ -76,6 +77,10 @@ def grown(vec):
         c = torch.nn.functional.pdist(torch.zeros(46341, 1))  # expected-remark {{makes a tensor of}}
         d = torch.einsum("i,j->ij", torch.zeros(2**15), torch.zeros(2**15))  # expected-remark {{makes a tensor of}}
         e = torch.cat([z for _ in range(2**16)])  # expected-remark {{makes a tensor of}}
+        xs = []
+        for _ in range(2**16):
+            xs.append(z)
+        k = torch.cat(xs)  # expected-remark {{makes a tensor of}}
         f = vec.repeat(4096)  # expected-remark {{makes a tensor of}}
         g = torch.cat([vec] * 4096)  # expected-remark {{makes a tensor of}}
         fine = torch.cat([z for _ in range(4)]).sum() + vec.repeat(4).sum() + torch.zeros(64).unfold(0, 8, 1).sum()

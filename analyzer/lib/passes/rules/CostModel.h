@@ -228,6 +228,10 @@ Magnitude countBound(RuleContext &ctx, const ir::Op *op);
 /// Whether `op` runs inside a loop, in the same function and the mediator,
 /// that iterates `target` (or any loop, when `target` is null).
 bool inLoopOver(RuleContext &ctx, const ir::Op &op, const Symbol *target);
+/// How many times `op` runs, as the loops around it in its function and the
+/// mediator say: the product of their lengths, infinity for one ivc cannot
+/// size or a while loop.
+double timesRun(RuleContext &ctx, const ir::Op &op);
 /// The statement an expression op belongs to: the first statement after it
 /// in its region.
 const ir::Op *statementOf(const ir::Op &op);

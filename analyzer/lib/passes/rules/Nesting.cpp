@@ -58,6 +58,22 @@ bool inLoopOver(RuleContext &ctx, const Op &op, const Symbol *target) {
   });
 }
 
+double timesRun(RuleContext &ctx, const Op &op) {
+  double times = 1;
+  anyEnclosing(ctx, op, [&](const Op &p) {
+    if (p.is(OpKind::While)) {
+      times = HUGE_VAL;
+      return true;
+    }
+    if (isLoop(p)) {
+      std::optional<double> n = iterableLength(ctx, p.operand(p.is(OpKind::For) ? 1 : 0));
+      times *= n ? std::max(*n, 0.0) : HUGE_VAL;
+    }
+    return false;
+  });
+  return times;
+}
+
 /// The statement an expression op belongs to: the first statement after it
 /// in its region (an expression's ops precede the statement that uses them).
 const Op *statementOf(const Op &op) {

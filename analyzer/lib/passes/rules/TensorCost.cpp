@@ -329,13 +329,41 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) 
 
 namespace {
 
+std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth);
+
+/// The elements of the tensors a list name holds: those of the display it
+/// is bound to, and of every sized tensor appended to it, as many times as
+/// the loops around the append run (`xs.append(z)` 2^16 times of a
+/// 2^14-element z). Nothing when an item is not sized (an activation's).
+std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int depth) {
+  const Op *display = onlyAssignedValue(ctx, name);
+  std::optional<double> n = listedElements(ctx, display, depth + 1);
+  const Symbol *s = symbolOf(ctx, name);
+  if (!n || !s || !display->is(OpKind::List))
+    return n;
+  UseIndex &uses = ctx.values.uses();
+  for (const Op *read : uses.readsOf(s)) {
+    const Op *attr = uses.userOf(read);
+    const Op *call = attr && attr->is(OpKind::Attribute) && attr->text == "append"
+                         ? uses.userOf(attr)
+                         : nullptr;
+    if (!call || !call->is(OpKind::Call) || call->operand(0) != attr)
+      continue;
+    std::optional<double> item = tensorElements(ctx, positionalArgument(*call, 0), depth + 1);
+    if (!item)
+      return std::nullopt;
+    *n += *item * timesRun(ctx, *call);
+  }
+  return n;
+}
+
 /// The elements of the tensors a sequence argument lists (`[a, b]`,
 /// `(t,) * n`), when every one is sized.
 std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth) {
   if (!seq || depth > 8)
     return std::nullopt;
   if (seq->is(OpKind::Name))
-    return listedElements(ctx, onlyAssignedValue(ctx, seq), depth + 1);
+    return appendedElements(ctx, seq, depth);
   if (seq->is(OpKind::List) || seq->is(OpKind::Tuple)) {
     double n = 0;
     for (size_t i = 0; i < seq->operands.size(); ++i) {
