@@ -207,7 +207,7 @@ def _guard_broken(m, values):
     code of the caller's, not a number."""
     for name, (kind, most) in m.guards.items():
         v = values.get(name)
-        number = type(v) in (int, float) and math.isfinite(v)
+        number = type(v) is int or (type(v) is float and math.isfinite(v))
         if kind == "number" and not (number and abs(v) <= most):
             return f"the caller's {name!r} is not an int or a float of at most {most}"
         if kind == "number_or_tensor" and not (number or isinstance(v, torch.Tensor)):
@@ -274,10 +274,14 @@ def _batch(inputs, mediators):
 
 
 def _storage_bytes(t):
-    """The bytes of the memory a tensor is a view into."""
-    if hasattr(t, "untyped_storage"):
-        return t.untyped_storage().nbytes()
-    return t.storage().nbytes()
+    """The bytes of the memory a tensor is a view into (as many as it has
+    elements when it has no storage of its own, as a sparse tensor)."""
+    try:
+        if hasattr(t, "untyped_storage"):
+            return t.untyped_storage().nbytes()
+        return t.storage().nbytes()
+    except (RuntimeError, NotImplementedError):
+        return t.numel() * t.element_size()
 
 
 def _is_kind(value, kind):

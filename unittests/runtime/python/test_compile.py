@@ -445,11 +445,16 @@ with model.trace(ids) as tracer:
         fine = {"k": 3, "s": 2, "coeff": 0.5, "vec": torch.ones(32)}
         for values, tier in ((fine, "fast"), ({**fine, "s": "ab"}, "isolate"),
                              ({**fine, "k": 2**20}, "isolate"), ({**fine, "k": True}, "isolate"),
+                             ({**fine, "k": float("nan")}, "isolate"),
                              ({**fine, "coeff": [1]}, "isolate")):
             r = self.rt.run(plan, self.model, [self.ids], values, raise_errors=False)
             self.assertEqual(r.mediators[0].tier, tier, values)
         r = self.rt.run(plan, self.model, [self.ids], {**fine, "s": "ab"})
         self.assertEqual(r.logs, ["ab" * 32])
+        # An int past a float's range breaks the guard (not the check): the
+        # channel then refuses it, as it refuses any past 64 bits.
+        with self.assertRaisesRegex(ValueError, "64-bit"):
+            self.rt.run(plan, self.model, [self.ids], {**fine, "k": 10**400})
         self.assertEqual(r["pad"].shape, (3, 2))
 
     def test_a_name_a_definition_may_rebind_gets_no_guard(self):
