@@ -66,9 +66,9 @@ def lazy(n, s):
 
 # Operations whose result outgrows their operands: windows of a view
 # (which the next operation makes whole), patches, pairwise distances, an
-# einsum's outer product, a list comprehension or a list appended to in a
-# loop, concatenated; and a caller's tensor, counted as the 64 MiB it may
-# hold, repeated or concatenated.
+# einsum's or a matrix product's outer product, a list comprehension or a
+# list appended to in a loop, concatenated; and a caller's tensor, counted
+# as the 64 MiB it may hold, repeated or concatenated.
 def grown(vec):
     with model.trace("The Eiffel Tower is in"):
         z = torch.zeros(2**14)
@@ -81,9 +81,12 @@ def grown(vec):
         for _ in range(2**16):
             xs.append(z)
         k = torch.cat(xs)  # expected-remark {{makes a tensor of}}
+        o = torch.zeros(2**15, 1) @ torch.zeros(1, 2**15)  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+        m = torch.matmul(torch.zeros(2**15, 1), torch.zeros(1, 2**15))  # expected-remark {{makes a tensor of}}
         f = vec.repeat(4096)  # expected-remark {{makes a tensor of}}
         g = torch.cat([vec] * 4096)  # expected-remark {{makes a tensor of}}
         fine = torch.cat([z for _ in range(4)]).sum() + vec.repeat(4).sum() + torch.zeros(64).unfold(0, 8, 1).sum()
+        fine2 = (torch.zeros(512, 64) @ torch.zeros(64, 512)).sum() + torch.matmul(torch.zeros(8, 4), torch.zeros(4)).sum()
 
 
 # A tensor with a zero dimension holds nothing yet may span 2^29: pieces of

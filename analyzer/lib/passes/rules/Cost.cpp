@@ -349,8 +349,13 @@ void checkBinary(Op &op, RuleContext &ctx) {
   else if (o == "%" && op.is(OpKind::BinaryOp) && isSequence(ctx, op.operand(0))) {
     if (std::optional<std::string> why = formatCost(ctx, op))
       report(ctx, op, *why);
-  } else if (o == "%" || o == "//")
+  } else if (o == "%" || o == "//") {
     checkDivision(ctx, op, op.operand(0), op.operand(1));
+  } else if (o == "@") {
+    if (std::optional<double> n = matmulElements(ctx, op.operand(0), op.operand(1));
+        n && *n > MaxTensorElements)
+      report(ctx, op, "makes a tensor of " + countText(*n) + " elements from its operands");
+  }
 }
 
 /// `pow(b, e, m)`: about one multiplication modulo m per bit of e, each

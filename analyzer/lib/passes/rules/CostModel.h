@@ -313,6 +313,9 @@ std::optional<std::string> augmentedHashingCost(RuleContext &ctx, const ir::Op &
 /// The shape of the tensor `op` is, when a torch or numpy factory of a
 /// constant shape made it (directly or through names bound once).
 std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const ir::Op *op);
+/// The most elements `a @ b` of tensors factories of constant shapes made
+/// may have (an outer product: `zeros(2**15, 1) @ zeros(1, 2**15)`).
+std::optional<double> matmulElements(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
 /// Why a torch factory or tensor method call of constant sizes (`callee`)
 /// may allocate beyond 1 GiB, if it may.
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const ir::Op &call,

@@ -545,6 +545,8 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   // Every operand's elements by every other's, at most (`'i,j->ij'`).
   if (!self && f == "einsum" && operands.size() > 1)
     return productFrom(1);
+  if (isOneOf(f, {"matmul", "mm", "bmm", "inner", "dot"}) && operands.size() == 2)
+    return matmulElements(ctx, operands[0], operands[1]);
   if (isOneOf(f, {"cov", "corrcoef"}))
     if (std::optional<double> a = rows(0))
       return *a * *a;
@@ -783,6 +785,21 @@ std::optional<std::string> iterationCost(RuleContext &ctx, const Op &call, const
 }
 
 } // namespace
+
+std::optional<double> matmulElements(RuleContext &ctx, const Op *a, const Op *b) {
+  std::optional<std::vector<double>> x = factoryShape(ctx, a), y = factoryShape(ctx, b);
+  if (!x || !y || x->empty() || y->empty())
+    return std::nullopt;
+  // Every row of a (its dimensions but the last) by every column of b (its
+  // elements over the dimension it contracts): at most, batches included.
+  double rows = 1, columns = 1;
+  for (size_t i = 0; i + 1 < x->size(); ++i)
+    rows *= (*x)[i];
+  for (size_t i = 0; i < y->size(); ++i)
+    if (y->size() < 2 || i + 2 != y->size())
+      columns *= (*y)[i];
+  return rows * columns;
+}
 
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
   if (std::optional<std::string> why = iterationCost(ctx, call, callee))
