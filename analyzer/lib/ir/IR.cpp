@@ -68,6 +68,26 @@ std::span<Op *> statementHeader(const Op *stmt) {
   return {begin, it};
 }
 
+std::vector<const Op *> returnsOf(const Op &function) {
+  std::vector<const Op *> out;
+  std::vector<const Region *> work;
+  for (const Region &r : function.regions)
+    work.push_back(&r);
+  while (!work.empty()) {
+    const Region *region = work.back();
+    work.pop_back();
+    for (const Op *op : region->ops) {
+      if (op->is(OpKind::Return))
+        out.push_back(op);
+      if (op->is(OpKind::FunctionDef) || op->is(OpKind::Lambda) || op->is(OpKind::ClassDef))
+        continue; // a nested scope's returns are its own
+      for (const Region &r : op->regions)
+        work.push_back(&r);
+    }
+  }
+  return out;
+}
+
 Op *Module::create(OpKind kind, SourceRange range) {
   Op *op = new (arena_.Allocate<Op>()) Op();
   op->kind = kind;

@@ -8,7 +8,6 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
-#include <functional>
 
 namespace ivc {
 
@@ -394,25 +393,14 @@ const ValueSet &ValueAnalysis::returnValues(const Op *function) {
     return it->second;
   }
   ValueSet out;
-  bool sawReturn = false;
-  // Return statements of this function, not of functions nested in it.
-  std::function<void(const Op *)> walk = [&](const Op *op) {
-    for (const Region &r : op->regions)
-      for (const Op *child : r.ops) {
-        if (child->is(OpKind::Return)) {
-          sawReturn = true;
-          if (child->operand(0))
-            addAll(out, valuesOf(child->operand(0)));
-          else
-            addValue(out, make(ValueKind::NoneValue));
-        }
-        if (!child->is(OpKind::FunctionDef) && !child->is(OpKind::Lambda) &&
-            !child->is(OpKind::ClassDef))
-          walk(child);
-      }
-  };
-  walk(function);
-  if (!sawReturn)
+  std::vector<const Op *> returns = returnsOf(*function);
+  for (const Op *ret : returns) {
+    if (ret->operand(0))
+      addAll(out, valuesOf(ret->operand(0)));
+    else
+      addValue(out, make(ValueKind::NoneValue));
+  }
+  if (returns.empty())
     addValue(out, make(ValueKind::NoneValue));
   ValueSet &slot = returns_[function];
   slot = std::move(out);

@@ -84,6 +84,10 @@ struct Op {
 /// non-statement ops right before it in its region (see docs/ir.md).
 std::span<Op *> statementHeader(const Op *stmt);
 
+/// The return ops of a def or lambda, not those of the functions and
+/// classes nested in it (a lambda's body is one).
+std::vector<const Op *> returnsOf(const Op &function);
+
 /// A lowered module. Owns every op and region of its IR. Strings point either
 /// into the module's arena or into the SourceFile it was lowered from, which
 /// must outlive it (frontend::ParsedFile keeps the two together).

@@ -236,22 +236,13 @@ bool isParameter(const Symbol *s) {
 
 /// Whether a def or lambda returns what keeps one of its parameters.
 bool returnsItsParameter(RuleContext &ctx, const Op &fn, int depth) {
-  llvm::SmallVector<const Region *, 8> work;
-  for (const Region &r : fn.regions)
-    work.push_back(&r);
-  while (!work.empty()) {
-    for (const Op *op : work.pop_back_val()->ops) {
-      if (op->is(OpKind::FunctionDef) || op->is(OpKind::Lambda) || op->is(OpKind::ClassDef))
-        continue; // a nested scope's returns are its own
-      if (op->is(OpKind::Return) && op->operand(0) && keepsOperands(ctx, *op->operand(0), depth)) {
-        llvm::SmallVector<Held, 4> held;
-        heldRoots(ctx, *op->operand(0), held);
-        // Whatever depth: a caller may store the result deeper still.
-        if (llvm::any_of(held, [](const Held &h) { return isParameter(h.symbol); }))
-          return true;
-      }
-      for (const Region &r : op->regions)
-        work.push_back(&r);
+  for (const Op *ret : returnsOf(fn)) {
+    if (ret->operand(0) && keepsOperands(ctx, *ret->operand(0), depth)) {
+      llvm::SmallVector<Held, 4> held;
+      heldRoots(ctx, *ret->operand(0), held);
+      // Whatever depth: a caller may store the result deeper still.
+      if (llvm::any_of(held, [](const Held &h) { return isParameter(h.symbol); }))
+        return true;
     }
   }
   return false;

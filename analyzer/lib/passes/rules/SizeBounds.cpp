@@ -101,27 +101,6 @@ std::optional<SizeLimit> madeWith(RuleContext &ctx, const Op *op, int depth) {
   return std::nullopt;
 }
 
-/// The values the file's function `def` returns, or nothing when one of
-/// its returns has none.
-std::optional<std::vector<const Op *>> returnedBy(const Op &def) {
-  std::vector<const Op *> out;
-  bool bare = false;
-  std::function<void(const Op &)> walk = [&](const Op &op) {
-    for (const Region &r : op.regions)
-      for (const Op *child : r.ops) {
-        if (child->is(OpKind::Return)) {
-          bare |= !child->operand(0);
-          out.push_back(child->operand(0));
-        }
-        if (!child->is(OpKind::FunctionDef) && !child->is(OpKind::Lambda) &&
-            !child->is(OpKind::ClassDef))
-          walk(*child);
-      }
-  };
-  walk(def);
-  return bare || out.empty() ? std::nullopt : std::optional(out);
-}
-
 /// Whether the tensor method or torch function `f` makes a tensor no wider
 /// than its one tensor argument, whatever numbers it is given (dims, flags,
 /// k): elementwise functions, reductions, and moves of its dimensions
@@ -153,10 +132,8 @@ std::optional<SizeLimit> callDims(RuleContext &ctx, const Op &call, int depth) {
       })) {
     std::vector<const Op *> returned;
     for (const Value &v : fs)
-      if (std::optional<std::vector<const Op *>> r = returnedBy(*v.op))
-        returned.insert(returned.end(), r->begin(), r->end());
-      else
-        return std::nullopt;
+      for (const Op *ret : returnsOf(*v.op))
+        returned.push_back(ret->operand(0)); // a bare return: null, no bound
     return largest(ctx, returned, depth + 1, dimsOf);
   }
   if (fs.empty() || !llvm::all_of(fs, [](const Value &v) {
