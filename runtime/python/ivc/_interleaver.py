@@ -85,11 +85,9 @@ def narrow(value, start, count, total):
     return value
 
 
-def _storage(t):
-    """The address of the memory block a tensor is a view into."""
-    if hasattr(t, "untyped_storage"):
-        return t.untyped_storage().data_ptr()
-    return t.storage().data_ptr()
+def storage_of(t):
+    """The memory block a tensor is a view into (torch 1.13 and 2.x)."""
+    return t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
 
 
 def unalias(value, owned):
@@ -98,7 +96,7 @@ def unalias(value, owned):
     slice does) replaced by a copy: what a mediator may change in place,
     and what the model goes on with, must never be the shared model."""
     if isinstance(value, torch.Tensor):
-        return value.clone() if value.numel() and _storage(value) in owned else value
+        return value.clone() if value.numel() and storage_of(value).data_ptr() in owned else value
     if isinstance(value, (tuple, list)):
         items = [unalias(v, owned) for v in value]
         if all(a is b for a, b in zip(items, value)):
@@ -189,7 +187,7 @@ class Interleaver:
         self.modules = modules
         self.params = params
         # The memory of the model's parameters and buffers, by address.
-        self.owned = {_storage(p) for p in params.values() if p.numel()}
+        self.owned = {storage_of(p).data_ptr() for p in params.values() if p.numel()}
         self.started = {}
         self.finished = {}
         self.waiting = {}

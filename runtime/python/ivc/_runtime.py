@@ -15,7 +15,7 @@ import torch
 
 from . import _build_info, _core, _mediator, _protocol
 from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
-from ._interleaver import Interleaver, MediatorState
+from ._interleaver import Interleaver, MediatorState, storage_of
 from ._links import FailedLink, FastLink, WorkerLink
 from ._plan import load_plan
 
@@ -277,9 +277,7 @@ def _storage_bytes(t):
     """The bytes of the memory a tensor is a view into (as many as it has
     elements when it has no storage of its own, as a sparse tensor)."""
     try:
-        if hasattr(t, "untyped_storage"):
-            return t.untyped_storage().nbytes()
-        return t.storage().nbytes()
+        return storage_of(t).nbytes()
     except (RuntimeError, NotImplementedError):
         return t.numel() * t.element_size()
 

@@ -380,9 +380,9 @@ std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth)
   // range(2**16)]` of one 2^14-element z).
   if (seq->is(OpKind::ListComp) || seq->is(OpKind::GeneratorExp)) {
     std::optional<double> length = iterableLength(ctx, seq);
-    for (const Region &r : seq->regions)
+    for (const Region &r : length ? seq->regions : std::span<Region>())
       for (const Op *c : r.ops)
-        if (c->is(OpKind::CompYield) && length)
+        if (c->is(OpKind::CompYield))
           if (std::optional<double> item = tensorElements(ctx, c->operand(0), depth + 1))
             return *length * *item;
     return std::nullopt;
@@ -449,9 +449,9 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   if (!self && isOneOf(f, {"cat", "concat", "concatenate", "stack", "hstack", "vstack",
                            "dstack", "column_stack", "row_stack", "array", "tensor"}))
     return listedElements(ctx, argument(call, 0, "tensors"), depth);
-  // Indices of every element (int64, one column per dimension: counted as
-  // four), and every bit of a byte array as a byte.
-  // (One-argument `where` is `nonzero`.)
+  // Indices of every element (int64, one column per dimension: four when
+  // ivc does not know how many; one-argument `where` is `nonzero`), and
+  // every bit of a byte array as a byte.
   if (isOneOf(f, {"nonzero", "argwhere"}) || (!self && f == "where" && operands.size() == 1))
     if (std::optional<double> a = sized(0)) {
       std::optional<std::vector<double>> shape = factoryShape(ctx, operands[0]);
