@@ -113,3 +113,42 @@ def wider():
         c = flags.sort()  # expected-remark {{makes a tensor of}}
         d = flags.to(torch.float64)  # expected-remark {{makes a tensor of}}
         fine = torch.zeros(2**20).double().sum() + torch.zeros(2**20).to(torch.float16).sum()
+
+
+# A list grown in a loop by any spelling of an addition, then concatenated:
+# `+=`, `extend`, `insert`, `xs = xs + [...]`, and lists joined by `+`. A
+# list that may have another name (`a = xs`, a helper that appends) grows
+# where ivc does not count: it is not bounded at all.
+def grow(items):
+    for _ in range(2**16):
+        items.append(torch.zeros(2**14))
+
+
+def grown_otherwise():
+    with model.trace("The Eiffel Tower is in"):
+        z = torch.zeros(2**14)
+        a, b, c, d = [], [], [], []
+        for _ in range(2**16):
+            a += [z]
+            b.extend([z])
+            c.insert(0, z)
+            d = d + [z]
+        ka = torch.cat(a)  # expected-remark {{'torch.cat(a)' makes a tensor of 1073741824 elements}}
+        kb = torch.cat(b)  # expected-remark {{'torch.cat(b)' makes a tensor of 1073741824 elements}}
+        kc = torch.stack(c)  # expected-remark {{'torch.stack(c)' makes a tensor of 1073741824 elements}}
+        kd = torch.cat(tensors=d)  # expected-remark {{makes a tensor of 1073741824 elements}}
+        joined = torch.cat([z] + b)  # expected-remark {{makes a tensor of 1073758208 elements}}
+        e = []
+        alias = e
+        for _ in range(2**16):
+            alias.append(z)
+        ke = torch.cat(e)  # expected-remark {{'torch.cat(e)' makes a tensor of a size ivc cannot bound}}
+        f = [z]
+        grow(f)
+        kf = torch.cat(f)  # expected-remark {{'torch.cat(f)' makes a tensor of a size ivc cannot bound}}
+        few = [z]
+        for _ in range(4):
+            few += [z]
+            few.extend([z, z])
+        print(len(few), few[0], [t.sum() for t in few])
+        fine = torch.cat(few).sum() + torch.stack(tensors=few).sum() + torch.cat(few + few).sum()

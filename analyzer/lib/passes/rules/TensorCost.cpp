@@ -331,28 +331,100 @@ namespace {
 
 std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth);
 
-/// The elements of the tensors a list name holds: those of the display it
-/// is bound to, and of every sized tensor appended to it, as many times as
-/// the loops around the append run (`xs.append(z)` 2^16 times of a
-/// 2^14-element z). Nothing when an item is not sized (an activation's).
-std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int depth) {
-  const Op *display = onlyAssignedValue(ctx, name);
-  std::optional<double> n = listedElements(ctx, display, depth + 1);
-  const Symbol *s = symbolOf(ctx, name);
-  if (!n || !s || !display->is(OpKind::List))
-    return n;
+/// Whether a read of a list name may give the list another name, through
+/// which it could grow where ivc does not count (`a = xs`, `f(xs)`,
+/// `ys.append(xs)`, `g = xs.append`, `xs[:0] = ...`). Library functions and
+/// builtins copy or only read what they are given.
+bool mayAlias(RuleContext &ctx, const Op &read) {
   UseIndex &uses = ctx.values.uses();
+  const Op *user = uses.userOf(&read);
+  if (!user)
+    return true;
+  switch (user->kind) {
+  case OpKind::Attribute: {
+    const Op *call = uses.userOf(user);
+    return !call || !call->is(OpKind::Call) || call->operand(0) != user;
+  }
+  case OpKind::Subscript: return user->ctx != Ctx::Load;
+  case OpKind::Keyword:
+    user = uses.userOf(user);
+    [[fallthrough]];
+  case OpKind::Call: {
+    if (!user || !user->is(OpKind::Call) || user->operand(0) == &read)
+      return true;
+    ValueSet callee = ctx.valuesOf(user->operand(0));
+    return callee.empty() || llvm::any_of(callee, [](const Value &v) {
+             return v.kind != ValueKind::Builtin && v.kind != ValueKind::Qualified;
+           });
+  }
+  case OpKind::For: return user->operand(1) != &read;
+  // (Not `and`/`or` or `if else`: they give the list itself.)
+  case OpKind::CompFor: case OpKind::Compare: case OpKind::UnaryOp: case OpKind::BinaryOp:
+  case OpKind::If: case OpKind::While: case OpKind::ListComp: case OpKind::SetComp:
+  case OpKind::DictComp: case OpKind::GeneratorExp:
+    return false;
+  default: return true;
+  }
+}
+
+/// What `xs = xs + seq` (or `seq + xs`) adds to the list `s`, or null.
+const Op *concatenatedTo(RuleContext &ctx, const Op *value, const Symbol *s) {
+  if (!value || !value->is(OpKind::BinaryOp) || value->text != "+")
+    return nullptr;
+  for (int side = 0; side < 2; ++side)
+    if (const Op *own = value->operand(side);
+        own && own->is(OpKind::Name) && symbolOf(ctx, own) == s)
+      return value->operand(1 - side);
+  return nullptr;
+}
+
+/// The elements of the tensors a list name holds: those of what it is bound
+/// to, and of every sized tensor added to it (`append`, `insert`, `extend`,
+/// `+=`, `xs = xs + [z]`), as many times as the loops around the addition
+/// run. Nothing when an item is not sized (an activation's) or a binding is
+/// of another kind; unbounded when the list may have another name.
+std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int depth) {
+  const Symbol *s = symbolOf(ctx, name);
+  if (!s || s->bindings.empty() || ctx.values.fromCaller(name))
+    return std::nullopt;
+  UseIndex &uses = ctx.values.uses();
+  double n = 0;
+  auto add = [&](std::optional<double> k, double times) {
+    if (k)
+      n += *k * times;
+    return k.has_value();
+  };
+  for (const Binding &b : s->bindings) {
+    const Op *stmt = b.kind == Binding::Kind::AugAssign ? uses.userOf(b.site) : nullptr;
+    if (stmt && stmt->is(OpKind::AugAssign) && stmt->text == "+=") {
+      if (!add(listedElements(ctx, stmt->operand(1), depth + 1), timesRun(ctx, *stmt)))
+        return std::nullopt;
+    } else if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value) {
+      return std::nullopt;
+    } else if (const Op *added = concatenatedTo(ctx, b.value, s)) {
+      if (!add(listedElements(ctx, added, depth + 1), timesRun(ctx, *b.value)))
+        return std::nullopt;
+    } else if (!add(listedElements(ctx, b.value, depth + 1), 1)) {
+      return std::nullopt;
+    }
+  }
   for (const Op *read : uses.readsOf(s)) {
     const Op *attr = uses.userOf(read);
-    const Op *call = attr && attr->is(OpKind::Attribute) && attr->text == "append"
-                         ? uses.userOf(attr)
-                         : nullptr;
-    if (!call || !call->is(OpKind::Call) || call->operand(0) != attr)
+    const Op *call = attr && attr->is(OpKind::Attribute) ? uses.userOf(attr) : nullptr;
+    bool called = call && call->is(OpKind::Call) && call->operand(0) == attr;
+    std::optional<double> added;
+    if (called && attr->text == "append")
+      added = tensorElements(ctx, positionalArgument(*call, 0), depth + 1);
+    else if (called && attr->text == "insert")
+      added = tensorElements(ctx, positionalArgument(*call, 1), depth + 1);
+    else if (called && attr->text == "extend")
+      added = listedElements(ctx, positionalArgument(*call, 0), depth + 1);
+    else if (mayAlias(ctx, *read))
+      return HUGE_VAL;
+    else
       continue;
-    std::optional<double> item = tensorElements(ctx, positionalArgument(*call, 0), depth + 1);
-    if (!item)
+    if (!add(added, timesRun(ctx, *call)))
       return std::nullopt;
-    *n += *item * timesRun(ctx, *call);
   }
   return n;
 }
@@ -386,6 +458,11 @@ std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth)
           if (std::optional<double> item = tensorElements(ctx, c->operand(0), depth + 1))
             return *length * *item;
     return std::nullopt;
+  }
+  if (seq->is(OpKind::BinaryOp) && seq->text == "+") {
+    std::optional<double> a = listedElements(ctx, seq->operand(0), depth + 1);
+    std::optional<double> b = a ? listedElements(ctx, seq->operand(1), depth + 1) : std::nullopt;
+    return b ? std::optional<double>(*a + *b) : std::nullopt;
   }
   if (seq->is(OpKind::BinaryOp) && seq->text == "*") {
     for (int side = 0; side < 2; ++side) {
