@@ -3,6 +3,15 @@
 
 namespace ivc::runtime {
 
+WorkerPool::WorkerPool(Options options) : options_(std::move(options)) {
+  Result<std::unique_ptr<StderrRelay>> relay =
+      StderrRelay::start(options_.worker.stderrFd, options_.stderrLimits);
+  if (relay) {
+    stderrRelay_ = std::move(*relay);
+    options_.worker.stderrFd = stderrRelay_->writeFd();
+  }
+}
+
 WorkerPool::~WorkerPool() { clear(); }
 
 void WorkerPool::clear() {

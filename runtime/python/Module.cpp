@@ -499,6 +499,7 @@ PYBIND11_MODULE(_core, m) {
         d["evicted"] = s.evicted;
         d["zygote_starts"] = s.zygoteStarts;
         d["zygote_failures"] = s.zygoteFailures;
+        d["stderr_dropped"] = p.stderrDropped();
         return d;
       });
 

@@ -136,8 +136,8 @@ def _stat(pid):
 class WorkerProcess(unittest.TestCase):
     """What a worker's process can reach beside its channel. Its code may
     go on after its job's end (it can write END itself): the pool keeps idle
-    workers stopped, and a zygote's workers die with it. Its stderr is the
-    host's log, for writing only."""
+    workers stopped, and a zygote's workers die with it. Its stderr is a
+    pipe the host relays into its log, capped."""
 
     def setUp(self):
         self.log = tempfile.TemporaryFile("a+")
@@ -153,20 +153,45 @@ class WorkerProcess(unittest.TestCase):
         self.rt.close()
         self.log.close()
 
-    def test_the_hosts_log_is_for_writing_only(self):
-        # Opened write-only, it can be neither read nor mapped (the kernel
-        # maps only what is open for reading).
+    def log_text(self, until, wait_s=5.0):
+        # The relay passes stderr on from a thread of its own.
+        deadline = time.monotonic() + wait_s
+        while True:
+            self.log.seek(0)
+            text = self.log.read()
+            if until in text or time.monotonic() > deadline:
+                return text
+            time.sleep(0.02)
+
+    def test_the_hosts_log_is_behind_a_relay(self):
+        # The worker holds a pipe's write end: the log itself can be
+        # neither read nor mapped, and what the worker writes arrives.
         p = plan(mediator(
             "import os, fcntl\n"
             "try:\n"
             "    read = os.pread(2, 64, 0)\n"
             "except OSError as e:\n"
             "    read = e.errno\n"
-            "mode = fcntl.fcntl(2, fcntl.F_GETFL) & os.O_ACCMODE\n",
+            "mode = fcntl.fcntl(2, fcntl.F_GETFL) & os.O_ACCMODE\n"
+            "os.write(2, b'worker says hello\\n')\n",
             saves=["read", "mode"]))
         r = self.rt.run(p, self.model, [tokens()], tiers={0: "isolate"})
-        self.assertEqual(r["read"], errno.EBADF)
+        self.assertEqual(r["read"], errno.ESPIPE)
         self.assertEqual(r["mode"], os.O_WRONLY)
+        self.assertIn("worker says hello\n", self.log_text("worker says hello"))
+
+    def test_a_stderr_flood_reaches_the_log_capped(self):
+        p = plan(mediator("import os\n"
+                          "for _ in range(256):\n"
+                          "    os.write(2, b'x' * 65536)\n"))
+        self.rt.run(p, self.model, [tokens()], tiers={0: "isolate"})
+        text = self.log_text("bytes of worker stderr")
+        # A burst of 256 KiB, a trickle of 16 KiB a second, and a line
+        # that counts the rest.
+        self.assertLess(len(text), 512 << 10)
+        self.assertIn("ivc: dropped ", text)
+        self.assertGreater(text.count("x"), 128 << 10)
+        self.assertGreater(self.rt.stats()["stderr_dropped"], 8 << 20)
 
     def test_each_worker_draws_numpy_numbers_of_its_own(self):
         p = plan(mediator("import numpy\ndraws = numpy.random.rand(4).tolist()\n",

@@ -12,6 +12,7 @@
 #ifndef IVC_RUNTIME_HOST_POOL_H
 #define IVC_RUNTIME_HOST_POOL_H
 
+#include "ivc/runtime/host/StderrRelay.h"
 #include "ivc/runtime/host/Watchdog.h"
 #include "ivc/runtime/host/Worker.h"
 #include "ivc/runtime/host/Zygote.h"
@@ -32,13 +33,17 @@ public:
     /// processes); the least recently used goes first.
     size_t maxIdleTotal = 8;
     bool useZygote = true;
+    /// How much of workers' stderr reaches `worker.stderrFd`.
+    StderrRelay::Limits stderrLimits;
   };
   struct Stats {
     uint64_t spawned = 0, forked = 0, reused = 0, retired = 0, deadIdle = 0, evicted = 0;
     uint64_t zygoteStarts = 0, zygoteFailures = 0;
   };
 
-  explicit WorkerPool(Options options) : options_(std::move(options)) {}
+  /// Workers write to a relay into `options.worker.stderrFd`, or straight
+  /// to it when the relay cannot start (no descriptors left).
+  explicit WorkerPool(Options options);
   ~WorkerPool();
 
   Result<std::unique_ptr<Worker>> acquire(const SandboxConfig &config, const std::string &tenant);
@@ -48,6 +53,8 @@ public:
   Status startZygote(const SandboxConfig &config);
 
   Watchdog &watchdog() { return watchdog_; }
+  /// Bytes of workers' stderr the relay dropped.
+  uint64_t stderrDropped() const { return stderrRelay_ ? stderrRelay_->dropped() : 0; }
   Stats stats() const;
   size_t idle() const;
   /// Kills every idle worker and zygote.
@@ -59,6 +66,8 @@ private:
   std::unique_ptr<Worker> evictOverLimit();
 
   Options options_;
+  // Declared first of what the pool owns: destroyed after every worker.
+  std::unique_ptr<StderrRelay> stderrRelay_;
   mutable std::mutex mu_;
   std::map<std::string, std::deque<std::unique_ptr<Worker>>> idle_;
   std::map<std::string, std::unique_ptr<Zygote>> zygotes_;

@@ -1,0 +1,78 @@
+//===- StderrRelayTest.cpp - Workers' stderr reaches the host, capped -----===//
+#include "ivc/runtime/host/StderrRelay.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace ivc::runtime;
+
+namespace {
+
+/// A memory file standing for the host's log.
+struct Sink {
+  UniqueFd fd{::memfd_create("sink", MFD_CLOEXEC)};
+  std::string text() const {
+    std::string out;
+    char buf[4096];
+    for (off_t at = 0;;) {
+      ssize_t n = ::pread(fd.get(), buf, sizeof buf, at);
+      if (n <= 0)
+        return out;
+      out.append(buf, size_t(n));
+      at += n;
+    }
+  }
+};
+
+void writeAll(int fd, const std::string &data) {
+  for (size_t at = 0; at < data.size();) {
+    ssize_t n = ::write(fd, data.data() + at, data.size() - at);
+    ASSERT_GT(n, 0);
+    at += size_t(n);
+  }
+}
+
+} // namespace
+
+TEST(StderrRelay, PassesWhatFitsTheBurstUnchanged) {
+  Sink sink;
+  {
+    Result<std::unique_ptr<StderrRelay>> relay = StderrRelay::start(sink.fd.get(), {});
+    ASSERT_TRUE(relay) << relay.error().message;
+    writeAll((*relay)->writeFd(), "worker: first line\n");
+    writeAll((*relay)->writeFd(), "worker: second line\n");
+    // A relay stopping drops what it has not read yet: wait for the sink.
+    for (int i = 0; i < 500 && sink.text().size() < 39; ++i)
+      ::usleep(2000);
+    EXPECT_EQ((*relay)->dropped(), 0u);
+  }
+  EXPECT_EQ(sink.text(), "worker: first line\nworker: second line\n");
+}
+
+TEST(StderrRelay, DropsAFloodAndSaysHowMuch) {
+  Sink sink;
+  constexpr size_t kFlood = 4 << 20;
+  uint64_t dropped = 0;
+  {
+    Result<std::unique_ptr<StderrRelay>> relay =
+        StderrRelay::start(sink.fd.get(), {.burstBytes = 1000, .bytesPerSecond = 1000});
+    ASSERT_TRUE(relay) << relay.error().message;
+    // The flood never blocks: the relay drains the pipe as fast as it fills.
+    writeAll((*relay)->writeFd(), std::string(kFlood, 'x'));
+    for (int i = 0; i < 500 && (*relay)->dropped() + 1000 < kFlood; ++i)
+      ::usleep(2000);
+    dropped = (*relay)->dropped();
+  }
+  std::string text = sink.text();
+  size_t passed = text.find('\n');
+  ASSERT_NE(passed, std::string::npos) << text.size();
+  // The burst, and what a second's trickle adds while the test waits.
+  EXPECT_GE(passed, 1000u);
+  EXPECT_LE(passed, 4000u);
+  EXPECT_GE(dropped, kFlood - 4000);
+  EXPECT_NE(text.find("ivc: dropped "), std::string::npos) << text.substr(passed);
+  EXPECT_NE(text.find(" bytes of worker stderr (over 1000 bytes a second)"), std::string::npos);
+}
