@@ -126,6 +126,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"in_function", f.inFunction},
       {"function_names", strings(f.functionNames)},
       {"function_locals", strings(f.functionLocals)},
+      {"model_aliases", nameMap(f.modelAliases)},
       {"guards", guardMap(f)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(file, t, m))},

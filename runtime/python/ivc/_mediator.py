@@ -137,6 +137,16 @@ def _own_random(seed):
     return module
 
 
+def _alias_target(envoy, path):
+    """What a path from the model names: a submodule, a parameter, or an
+    attribute of the model's configuration."""
+    value = envoy
+    for part in path.split(".") if path else ():
+        value = value[int(part)] if part.isdigit() and not isinstance(value, Envoy) \
+            else getattr(value, part)
+    return value
+
+
 def _receiver(path, envoy):
     """What the receiver's first name is bound to: the envoy, or for
     `self.model` an object whose `model` is the envoy."""
@@ -148,15 +158,48 @@ def _receiver(path, envoy):
 class Tree:
     """Submodule paths and parameter paths of the model, for envoys."""
 
-    def __init__(self, modules, params):
+    def __init__(self, modules, params, config=None):
         self.modules = set(modules)
         self.params = set(params)
+        self.config = None if config is None else ModelConfig(config)
         self.children = {}
         for path in modules:
             parent, _, name = path.rpartition(".")
             self.children.setdefault(parent, []).append(name)
         for names in self.children.values():
             names.sort(key=lambda n: (0, int(n)) if n.isdigit() else (1, n))
+
+
+def _frozen(value):
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return types.MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    return value
+
+
+class ModelConfig:
+    """The plain values of the model's configuration (`model.config`), read
+    only: one copy serves every trace on the model."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values):
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._values:
+            raise AttributeError(f"the model's config has no plain value {name!r}")
+        return _frozen(self._values[name])
+
+    def __setattr__(self, name, value):
+        raise AttributeError("the model's config is read only")
+
+    def to_dict(self):
+        return {k: self.__getattr__(k) for k in self._values}
+
+    def __repr__(self):
+        return f"<model config: {', '.join(sorted(self._values))}>"
 
 
 class Envoy:
@@ -176,6 +219,8 @@ class Envoy:
             raise AttributeError(name)
         path = self._child(name)
         tree = self._m.tree
+        if path == "config" and tree.config is not None and path not in tree.modules:
+            return tree.config
         if path in tree.modules:
             return Envoy(self._m, path)
         if path in tree.params:
@@ -311,7 +356,7 @@ class Mediator:
         if "modules" in tree:
             if TREE_CACHE_LIMIT is not None and len(TREE_CACHE) >= TREE_CACHE_LIMIT:
                 TREE_CACHE.pop(next(iter(TREE_CACHE)))
-            TREE_CACHE[tree["key"]] = Tree(tree["modules"], tree["params"])
+            TREE_CACHE[tree["key"]] = Tree(tree["modules"], tree["params"], tree.get("config"))
         self.tree = TREE_CACHE.get(tree["key"]) or Tree(tree.get("modules", ()),
                                                         tree.get("params", ()))
         self.calls = {}
@@ -452,7 +497,10 @@ class Mediator:
         if self._bound is None:
             job = self.job
             root, _, path = job["receiver"].partition(".")
-            self._bound = {root: _receiver(path, Envoy(self, ""))}
+            model = Envoy(self, "")
+            self._bound = {root: _receiver(path, model)}
+            for name, target in job.get("model_aliases", {}).items():
+                self._bound[name] = _alias_target(model, target)
             if job["tracer"]:
                 self._bound[job["tracer"]] = Tracer(self)
             for name, participants in job.get("barriers", {}).items():

@@ -23,8 +23,8 @@ class Mediator:
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
                  "free_imports", "free_types", "definitions", "function_definitions",
-                 "in_function", "function_names", "function_locals", "guards", "source", "first_line",
-                 "modules", "raw")
+                 "in_function", "function_names", "function_locals", "guards", "model_aliases",
+                 "source", "first_line", "modules", "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
@@ -126,6 +126,19 @@ def _strings(obj, key, where):
     return list(value)
 
 
+def _model_aliases(m, free_names, where):
+    """A mediator's `model_aliases`: {name: path from the receiver}, each
+    path dotted names and indices ("transformer.h.1", "config.n_layer")."""
+    aliases = _need(m, "model_aliases", dict, where, default={})
+    for name, path in aliases.items():
+        if (not isinstance(path, str) or not name.isidentifier() or keyword.iskeyword(name) or
+                name in free_names or not all(p.isidentifier() or p.isdigit()
+                                              for p in path.split(".") if path)):
+            raise PlanError(f"{where}.model_aliases: {name!r} is not a name apart from the free "
+                            f"names bound to a dotted path")
+    return dict(aliases)
+
+
 def _guards(m, free_names, where):
     """A mediator's `guards`: {name: ("number", most) or ("number_or_tensor", None)}."""
     guards = {}
@@ -197,6 +210,7 @@ def _parse(data):
                 raise PlanError(f"{mw}: reads {receiver_root!r} other than as the receiver "
                                 f"{trace.receiver!r}; bind the model to a plain name "
                                 f"(model = {trace.receiver}) before the trace")
+            med.model_aliases = _model_aliases(m, med.free_names, mw)
             med.modules = _need(m, "modules", list, mw, default=[])
             # The body of a trace in a function binds that function's names:
             # the module's definitions see the module's names alone.

@@ -3,6 +3,7 @@ threads, ISOLATE mediators in pooled ivc-workers, REJECT never."""
 
 import collections
 import dataclasses
+import json
 import logging
 import math
 import secrets
@@ -184,8 +185,50 @@ class TraceResult:
         return f"<TraceResult saves={sorted(self.saves)} errors={len(self.errors)}>"
 
 
+_PLAIN = (type(None), bool, int, float, str)
+_NOT_PLAIN = object()
+
+
+def _plain(value, depth=0):
+    """`value` when it is plain data (lists as tuples), else _NOT_PLAIN."""
+    if type(value) in _PLAIN:
+        return value if type(value) is not str or len(value) <= 4096 else _NOT_PLAIN
+    if depth >= 2 or type(value) not in (list, tuple, dict) or len(value) > 1024:
+        return _NOT_PLAIN
+    if type(value) is dict:
+        items = {k: _plain(v, depth + 1) for k, v in value.items() if type(k) in _PLAIN}
+        ok = len(items) == len(value) and _NOT_PLAIN not in items.values()
+        return items if ok else _NOT_PLAIN
+    items = tuple(_plain(v, depth + 1) for v in value)
+    return _NOT_PLAIN if _NOT_PLAIN in items else items
+
+
+def _model_config(model):
+    """The plain values of the model's configuration (`model.config.n_layer`),
+    aliases included (`num_hidden_layers`), or None when it has none."""
+    config = getattr(model, "config", None)
+    to_dict = getattr(config, "to_dict", None)
+    try:
+        raw = to_dict() if callable(to_dict) else vars(config)
+    except Exception:  # noqa: BLE001 - no configuration a trace can read
+        return None
+    if not isinstance(raw, dict):
+        return None
+    values = {}
+    for name, value in raw.items():
+        if isinstance(name, str) and name.isidentifier() and not name.startswith("_"):
+            if (plain := _plain(value)) is not _NOT_PLAIN:
+                values[name] = plain
+    aliases = getattr(config, "attribute_map", None)
+    for alias, name in (aliases.items() if isinstance(aliases, dict) else ()):
+        if isinstance(alias, str) and alias.isidentifier() and name in values:
+            values.setdefault(alias, values[name])
+    return values
+
+
 def _model_tree(model):
-    """Submodules by path, and parameters and buffers by path, in one walk."""
+    """Submodules by path, parameters and buffers by path, and the plain
+    values of the configuration."""
     modules = dict(model.named_modules())
     params = {}
     for path, module in modules.items():
@@ -197,8 +240,10 @@ def _model_tree(model):
             if b is not None:
                 params[prefix + name] = b
     paths = [p for p in modules if p]
-    key = f"{id(model):x}-{hash((tuple(paths), tuple(params)))}"
-    return key, modules, paths, params
+    config = _model_config(model)
+    described = json.dumps(config, sort_keys=True, default=str)
+    key = f"{id(model):x}-{hash((tuple(paths), tuple(params), described))}"
+    return key, modules, paths, params, config
 
 
 def _guard_broken(m, values):
@@ -440,8 +485,8 @@ class Runtime:
                                          "isolated execution")
             self._require_sandbox()
         args, rows, total = _batch(list(inputs), t.mediators)
-        key, modules, paths, params = _model_tree(model)
-        tree = (key, paths, sorted(params))
+        key, modules, paths, params, config = _model_tree(model)
+        tree = (key, paths, sorted(params), config)
         jobs = self._jobs(plan, t, values, tier_of)
         if seed is None:
             seed = secrets.randbits(62)
@@ -560,6 +605,7 @@ class Runtime:
                 "function_names": list(m.function_names),
                 "function_locals": list(m.function_locals),
                 "guards": sorted(m.guards),
+                "model_aliases": dict(m.model_aliases),
                 "values": {n: plain[n] for n in m.free_names if n in plain},
                 "barriers": {n: barriers[n].participants for n in m.free_names if n in barriers},
                 "imports": {n: imports[n] for n in m.free_names if n in imports},
@@ -579,7 +625,7 @@ class Runtime:
         return jobs
 
     def _tree_job(self, job, tree, worker):
-        key, modules, params = tree
+        key, modules, params, config = tree
         if worker is None:
             known = key in _mediator.TREE_CACHE
         else:
@@ -591,7 +637,7 @@ class Runtime:
                 while len(self._trees) > 4096:  # workers long retired
                     self._trees.popitem(last=False)
         job["tree"] = {"key": key} if known else {"key": key, "modules": modules,
-                                                  "params": params}
+                                                  "params": params, "config": config}
 
 
 class _ModelLock:

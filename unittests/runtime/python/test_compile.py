@@ -207,6 +207,22 @@ def run(ids, alpha):
 """
 
 
+ALIASES = """\
+import torch
+
+block = model.transformer.h[1]
+width = model.config.n_embd
+layers = model.config.num_hidden_layers
+
+def run(ids):
+    head = model.lm_head
+    with model.trace(ids):
+        h = block.output[0].save()
+        logits = head.output.save()
+        sizes = torch.tensor([width, layers, len(model.config.names)]).save()
+"""
+
+
 class Compile(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -388,6 +404,46 @@ with model.trace(ids) as tracer:
             self.assertEqual(r["w"].item(), -1, tier)  # times run's -1
             # ident("text"), not eval; the module's max, the function's mul
             self.assertEqual(r["said"].tolist(), [4, 1, 6], tier)
+
+    def test_names_for_parts_of_the_model_are_bound_in_both_tiers(self):
+        # `block = model.transformer.h[1]` outside the trace is a name for a
+        # submodule, `model.config.n_embd` a plain value of the model's
+        # configuration (a copy no trace can change), with its aliases.
+        plan = ivc.compile(ALIASES, filename="aliases.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual(m.model_aliases, {"block": "transformer.h.1", "head": "lm_head",
+                                           "layers": "config.num_hidden_layers",
+                                           "width": "config.n_embd"})
+        self.assertEqual(m.free_names, ["torch"])
+
+        class Config:
+            attribute_map = {"num_hidden_layers": "n_layer"}
+
+            def to_dict(self):
+                return {"n_embd": 32, "n_layer": 2, "names": ["a", "b", "c"],
+                        "loader": object(), "_private": 1}
+
+        model = TinyGPT()
+        model.config = Config()
+        hooked = Hooked(model)
+        hooked.capture("transformer.h.1").capture("lm_head")(self.ids)
+        expected = hooked.seen
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(plan, model, [self.ids], {"ids": self.ids}, tiers={0: tier})
+            self.assertEqual(r.mediators[0].error, None, tier)
+            self.assertTrue(torch.equal(r["h"], expected["transformer.h.1"][0]), tier)
+            self.assertTrue(torch.equal(r["logits"], expected["lm_head"]), tier)
+            self.assertEqual(r["sizes"].tolist(), [32, 2, 3], tier)
+        # Only plain values are copied, and the copy is read only.
+        r = self.rt.run(ivc.compile("with model.trace(ids):\n    x = model.config.loader\n"),
+                        model, [self.ids], {"ids": self.ids}, raise_errors=False)
+        self.assertIn("no plain value 'loader'", str(r.mediators[0].error))
+        config = ivc._mediator.ModelConfig({"names": ["a"], "ids": {"a": [1]}})
+        with self.assertRaises(AttributeError):
+            config.names = ()
+        self.assertEqual(config.names, ("a",))
+        with self.assertRaises(TypeError):
+            config.ids["b"] = 2
 
     def test_the_functions_unassigned_locals_are_unbound(self):
         plan = ivc.compile(UNASSIGNED, filename="unassigned.py")

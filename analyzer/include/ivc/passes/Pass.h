@@ -90,6 +90,10 @@ struct MediatorFacts {
   /// one nothing gives a value is unbound there, as Python's unassigned
   /// local is, never the module's value or a builtin.
   std::vector<std::string> functionLocals;
+  /// Names bound outside the body to a path from the trace's receiver
+  /// (`blk = model.transformer.h[1]`, `n = model.config.n_layer`): a
+  /// runtime binds each to what that path names on the model it runs.
+  std::map<std::string, std::string> modelAliases;
 };
 
 /// Collects diagnostics once each, whichever mediator finds them.
