@@ -49,6 +49,11 @@ class MediatorState:
         self.delivered = {}
         self.deliveries = 0
         self.log_bytes = 0
+        # What it may give others at a barrier, and take from them: free
+        # names nothing supplied (the job's `exports` and `unbound`), never
+        # a caller's value a guard checked or a module the plan named.
+        self.exports = frozenset()
+        self.unbound = frozenset()
 
 
 def own(value):
@@ -382,10 +387,10 @@ class Interleaver:
         waiting = self.barriers.setdefault(name, [])
         waiting.append(m)
         m.pending = ("barrier", name, None, None, participants)
-        # Only names another mediator reads: a worker cannot grow this table.
-        wanted = set().union(*(set(p.plan.free_names) for p in self.meds if p is not m))
+        # Only names another mediator reads and nothing supplied: a worker
+        # can neither grow this table nor rebind a caller's value.
         for key, value in exports.items():
-            if key in wanted:
+            if key in m.exports:
                 self.exports[key] = own(value)
         if len(waiting) < participants:
             return
@@ -394,8 +399,8 @@ class Interleaver:
             if p.done:
                 continue
             self._unpark(p)
-            names = set(p.plan.free_names)
-            if self._reply(p, ("release", {k: v for k, v in self.exports.items() if k in names})):
+            if self._reply(p, ("release", {k: v for k, v in self.exports.items()
+                                           if k in p.unbound})):
                 self.drive(p)
 
     # -- hooks ------------------------------------------------------------
@@ -486,6 +491,8 @@ class Interleaver:
             for m, job in zip(self.meds, jobs):
                 if (m.tier == "fast") != fast_turn:
                     continue
+                m.exports = frozenset(job.get("exports", ()))
+                m.unbound = frozenset(job.get("unbound", ()))
                 try:
                     m.link.start(job)
                 except (WorkerError, MediatorStopped) as e:

@@ -5,6 +5,7 @@ violation, retire the worker, and finish the model run and the other
 mediators."""
 
 import errno
+import math
 import os
 import random
 import signal
@@ -74,6 +75,26 @@ class Hostile(unittest.TestCase):
         self.assertViolation(
             self.attack("os.write(fd, frame(b'\\x07\\x80\\x80\\x80\\x80\\x80\\x80\\x80\\x80\\x40'))"),
             "exceeds the input")
+
+    def test_a_barrier_passes_only_names_nothing_supplied(self):
+        # A worker's barrier frame that rebinds its peer's caller-supplied
+        # `k` (which a guard may have checked) and an import is cut down to
+        # the names nobody supplied.
+        source = ("import os, ivc._worker, ivc._core as c\n"
+                  "h = model.transformer.h[0].output[0]\n"
+                  "os.write(ivc._worker.CHANNEL_FD, frame(c.encode(('barrier', 'barrier', 2, "
+                  "{'k': 1 << 40, 'math': 'not math', 'shared': 5}, []), None)))\n"
+                  "while True:\n    pass\n")
+        peer = mediator("barrier()\nseen = [k, shared, math.pi]\n", kind="invoke",
+                        free_names=["barrier", "k", "shared", "math"], saves=["seen"])
+        p = plan(mediator(source, kind="invoke", definitions=[("frame", FRAME)],
+                          free_names=["barrier"]), peer)
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(p, self.model, [self.ids, self.ids],
+                            {"barrier": ivc.Barrier(2), "k": 3, "math": math},
+                            tiers={0: "isolate", 1: tier}, raise_errors=False)
+            self.assertIsNone(r.mediators[1].error, tier)
+            self.assertEqual(r["seen"], [3, 5, math.pi], tier)
 
     def test_unknown_message(self):
         code = "import ivc._core as c\nos.write(fd, frame(c.encode(('bogus', 1), None)))"
