@@ -200,6 +200,26 @@ Value toValue(py::handle obj, py::handle exporter, unsigned maxDepth) {
   return Converter(exporter, maxDepth).convert(obj, 0);
 }
 
+namespace {
+
+/// Python builds a set or dict in time quadratic in the keys that share a
+/// hash, holding the GIL: keys from a peer are counted by hash first, and
+/// more than a few alike refuse the value.
+class HashCount {
+public:
+  static constexpr unsigned MaxSameHash = 32;
+  void add(py::handle key) {
+    if (++seen_[py::hash(key)] > MaxSameHash)
+      throw KeysShareAHash("a set or dict with more than " + std::to_string(MaxSameHash) +
+                           " keys of one hash");
+  }
+
+private:
+  std::unordered_map<Py_hash_t, unsigned> seen_;
+};
+
+} // namespace
+
 py::object fromValue(const Value &v, py::handle importer) {
   switch (v.kind()) {
   case Kind::None: return py::none();
@@ -222,14 +242,22 @@ py::object fromValue(const Value &v, py::handle importer) {
   }
   case Kind::Set: {
     py::set out;
-    for (const Value &item : v.items())
-      out.add(fromValue(item, importer));
+    HashCount hashes;
+    for (const Value &item : v.items()) {
+      py::object key = fromValue(item, importer);
+      hashes.add(key);
+      out.add(key);
+    }
     return out;
   }
   case Kind::Dict: {
     py::dict out;
-    for (size_t i = 0; i + 1 < v.items().size(); i += 2)
-      out[fromValue(v.items()[i], importer)] = fromValue(v.items()[i + 1], importer);
+    HashCount hashes;
+    for (size_t i = 0; i + 1 < v.items().size(); i += 2) {
+      py::object key = fromValue(v.items()[i], importer);
+      hashes.add(key);
+      out[key] = fromValue(v.items()[i + 1], importer);
+    }
     return out;
   }
   case Kind::DType: {

@@ -15,6 +15,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <stdexcept>
+
 namespace ivc::runtime::python {
 
 namespace py = pybind11;
@@ -25,7 +27,13 @@ void setTorchTypes(py::object tensor, py::object dtype, py::object device, py::d
 /// exporter(tensor) -> (dtype_name, shape, space, offset, nbytes)
 codec::Value toValue(py::handle obj, py::handle exporter, unsigned maxDepth = 32);
 /// importer(dtype_name, shape, space, offset, nbytes) -> tensor
+/// Throws KeysShareAHash for a set or dict too many of whose keys hash
+/// alike: the peer chose them to make building it quadratic.
 py::object fromValue(const codec::Value &v, py::handle importer);
+
+struct KeysShareAHash : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 } // namespace ivc::runtime::python
 

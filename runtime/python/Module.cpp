@@ -195,7 +195,11 @@ PYBIND11_MODULE(_core, m) {
             codec::decode({reinterpret_cast<const uint8_t *>(view.data()), view.size()}, limits);
         if (!v)
           raise(v.error());
-        return python::fromValue(*v, importer);
+        try {
+          return python::fromValue(*v, importer);
+        } catch (const python::KeysShareAHash &e) {
+          raise(Error::codec(e.what()));
+        }
       },
       py::arg("data"), py::arg("importer"), py::arg("max_depth") = 32,
       py::arg("max_items") = 1u << 20,

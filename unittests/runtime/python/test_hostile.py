@@ -96,6 +96,16 @@ class Hostile(unittest.TestCase):
             self.assertIsNone(r.mediators[1].error, tier)
             self.assertEqual(r["seen"], [3, 5, math.pi], tier)
 
+    def test_keys_chosen_to_share_a_hash(self):
+        # hash(2.0 ** (61 * j)) is 1 for every j, so pairs of such floats
+        # share a hash too: a set or dict of many would take the host
+        # quadratic time to build, holding the GIL.
+        pairs = "(2.0 ** (61 * i), 2.0 ** (61 * j)) for i in range(8) for j in range(8)"
+        for made in ("{" + pairs + "}", "{" + pairs.replace(" for", ": 0 for", 1) + "}"):
+            code = ("import ivc._core as c\n"
+                    f"os.write(fd, frame(c.encode(('end', {{'x': {made}}}, []), None)))")
+            self.assertViolation(self.attack(code), "keys of one hash")
+
     def test_unknown_message(self):
         code = "import ivc._core as c\nos.write(fd, frame(c.encode(('bogus', 1), None)))"
         self.assertViolation(self.attack(code), "unknown message 'bogus'")
