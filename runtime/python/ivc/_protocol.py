@@ -29,6 +29,8 @@ mediator -> host
 
 import os
 
+import torch
+
 from . import _core
 
 MAX_PATH = 1024
@@ -142,7 +144,8 @@ def _mutations(v):
     if not isinstance(v, list):
         raise Violation("mutations must be a list")
     for m in v:
-        if not (isinstance(m, tuple) and len(m) == 2 and isinstance(m[0], int)):
+        if not (isinstance(m, tuple) and len(m) == 2 and isinstance(m[0], int) and
+                isinstance(m[1], torch.Tensor)):
             raise Violation("a mutation must be (delivery id, tensor)")
     return v
 

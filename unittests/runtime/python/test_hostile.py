@@ -123,6 +123,12 @@ class Hostile(unittest.TestCase):
                 "os.write(fd, frame(c.encode(('end', {}, [(77, h)]), desc)))")
         self.assertViolation(self.attack(code), "unknown delivery 77")
 
+    def test_mutation_of_something_other_than_a_tensor(self):
+        # It fails its mediator only; the run and its peer go on.
+        code = ("import ivc._core as c\n"
+                "os.write(fd, frame(c.encode(('end', {}, [(0, 'not a tensor')]), None)))")
+        self.assertViolation(self.attack(code), "a mutation must be (delivery id, tensor)")
+
     def test_a_message_cannot_make_the_host_copy_more_than_the_arena(self):
         # One descriptor repeated: each would cost the host a 64 MiB copy.
         code = ("import ivc._core as c\n"
