@@ -1,6 +1,7 @@
 # A name bound outside the trace, once, to a path from the receiver is the
 # model's, not the caller's: the plan names the path and a runtime binds it.
-# A name bound to anything more than such a path stays a free name.
+# A name bound to anything more than such a path, or to an activation,
+# stays a free name.
 # RUN: %ivc plan %s | FileCheck %s
 from nnsight import LanguageModel
 
@@ -9,12 +10,14 @@ block = model.transformer.h[1]
 n = model.config.n_layer
 whole = model
 chosen = model.transformer.h[n - 1]
+early = model.transformer.h[0].output
 
 
 def run(ids):
     head = model.lm_head
     # CHECK:      "free_names": [
-    # CHECK-NEXT:   "chosen"
+    # CHECK-NEXT:   "chosen",
+    # CHECK-NEXT:   "early"
     # CHECK-NEXT: ],
     # CHECK:      "model_aliases": {
     # CHECK-NEXT:   "block": "transformer.h.1",
@@ -24,4 +27,4 @@ def run(ids):
     # CHECK-NEXT: },
     with model.trace(ids):
         x = block.output[0] * n + head.output.sum() + whole.transformer.h[0].output[0]
-        y = chosen.output.save()
+        y = chosen.output.save() + early

@@ -156,13 +156,16 @@ private:
 
   /// The path from the trace's receiver that the one binding of `s` names
   /// (`model.transformer.h[1]`: "transformer.h.1"), when it is bound
-  /// outside the body to nothing but such a chain.
+  /// outside the body to nothing but such a chain, of a module or a
+  /// configuration value (not `.output`, not `.weight`).
   static std::optional<std::string> aliasPath(MediatorContext &ctx, ValueAnalysis &values,
                                               const Symbol &s) {
     if (s.bindings.size() != 1 || values.boundWithin(s, ctx.mediator.bodyRange))
       return std::nullopt;
     const Binding &b = s.bindings[0];
-    if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value)
+    if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value ||
+        !llvm::all_of(values.valuesOf(b.value),
+                      [](const Value &v) { return v.kind == ValueKind::Envoy; }))
       return std::nullopt;
     std::vector<std::string_view> segments;
     const Op *o = b.value;
@@ -196,6 +199,7 @@ private:
   void freeNames(MediatorContext &ctx) {
     const Mediator &m = ctx.mediator;
     std::vector<std::string> names, functionNames;
+    llvm::StringRef root = llvm::StringRef(ctx.trace.receiver).split('.').first;
     for (const CodeUnit &unit : ctx.code.units) {
       ValueAnalysis &values = *unit.context->values;
       bool body = unit.kind == CodeUnit::Kind::Mediator;
@@ -216,15 +220,15 @@ private:
           return; // bound in the body
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
           return addConstant(ctx.fileOf(unit), *r.symbol, value);
-        bool namesCode = false;
-        // A name for part of the model, which the runtime binds (the
-        // receiver's own name is the model).
-        llvm::StringRef root = llvm::StringRef(ctx.trace.receiver).split('.').first;
+        // A name for a module or a configuration value, which the runtime
+        // binds (the receiver's own name is the model).
         if (std::optional<std::string> path =
-                r.symbol && llvm::StringRef(op->text) != root ? aliasPath(ctx, values, *r.symbol) : std::nullopt) {
+                r.symbol && llvm::StringRef(op->text) != root ? aliasPath(ctx, values, *r.symbol)
+                                                              : std::nullopt) {
           ctx.facts.modelAliases.emplace(op->text, *path);
           return;
         }
+        bool namesCode = false;
         for (const Value &v : values.valuesOf(op)) {
           // The model or the tracer; a barrier (`barrier = tracer.barrier(2)`
           // in the trace's body) is a free name, the caller's ivc.Barrier,
