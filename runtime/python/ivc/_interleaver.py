@@ -377,6 +377,10 @@ class Interleaver:
                     raise ValueError(f"{path} was called without positional arguments")
                 first = merge(st.args[0], payload, start, count, self.total, f"{path}.input")
                 st.args = (first,) + tuple(st.args[1:])
+            elif any(other is m for other, _ in st.skips):
+                # One value per mediator and call: each is kept until the
+                # module returns, so repeats would hold memory without end.
+                raise ValueError(f"{path} was skipped already in this call")
             else:
                 st.skips.append((m, own(payload)))
         except Exception as e:  # noqa: BLE001 - a bad value fails its mediator, not the model

@@ -272,6 +272,18 @@ class Semantics(unittest.TestCase):
         expected = Hooked(self.model).replace("transformer.h.1.mlp", torch.zeros_like)(self.ids)
         self.assertTrue(torch.equal(r["logits"], expected))
 
+    def test_a_second_skip_of_one_call_fails_its_mediator(self):
+        p = plan(mediator("""
+            for _ in range(3):
+                model.transformer.h[1].mlp.skip(torch.zeros(2, 8, 32))
+            """, free_names=["torch"]), mediator("logits = model.lm_head.output.save()\n",
+                                                 saves=["logits"]))
+        for tier in ("fast", "isolate"):
+            r = runtime().run(p, self.model, [self.ids, self.ids], tiers={0: tier, 1: tier},
+                              raise_errors=False)
+            self.assertIn("skipped already in this call", str(r.mediators[0].error), tier)
+            self.assertIsNone(r.mediators[1].error, tier)
+
     def test_input_read_and_swap(self):
         p = plan(mediator("""
             x = model.transformer.h[2].input.save()
