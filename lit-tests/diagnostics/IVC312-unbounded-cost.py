@@ -399,6 +399,35 @@ with model.trace("values nested in themselves by a loop"):
     summed = functools.reduce(lambda a, b: a + b, range(10**6))
 
 
+def wrap_listed(a):
+    b = [a]
+    return tuple(b)
+
+
+with model.trace("nesting taken back out of what holds it"):
+    # A piece of a display, an item picked from one, a comprehension over
+    # one, a helper's local list, or a call that may hand its argument
+    # back: each still holds the value one level deeper.
+    t1 = t2 = t3 = t4 = t5 = ()
+    i1 = i2 = i3 = iter([1])
+    for _ in range(10**6):
+        t1 = (t1, t1)[:1]  # expected-remark {{'(t1, t1)' nests a value in itself}}
+        t2 = tuple(x for x in [t2])  # expected-remark {{'tuple(x for x in [t2])' nests a value in itself}}
+        t3 = next(zip([t3]))  # expected-remark {{'zip([t3])' nests a value in itself}}
+        t4 = max([(t4,)])  # expected-remark {{'[(t4,)]' nests a value in itself}}
+        t5 = wrap_listed(t5)  # expected-remark {{'wrap_listed(t5)' nests a value in itself}}
+        i1 = map(abs, [i1][0])  # expected-remark {{'map(abs, [i1][0])' nests a value in itself}}
+        i2 = map(abs, nnsight.apply(lambda q: q, i2))  # expected-remark {{nests a value in itself}}
+        i3 = filter(None, [i3, i3][1])  # expected-remark {{nests a value in itself}}
+    # What holds no objects holds nothing it was given.
+    head_column = model.transformer.h[0].output[0][:, :1]
+    columns = head_column
+    counted = 0
+    for _ in range(10**3):
+        columns = torch.cat([columns, head_column], dim=1)
+        counted = len([counted]) + counted
+
+
 with model.trace("long division, accumulations and joins of texts"):
     wide = int(("1" * 2**14) * 2**14, 2)
     q1 = wide % (wide >> 1)  # expected-remark {{'wide % (wide >> 1)' divides an integer of up to 268435457 bits}}

@@ -211,20 +211,69 @@ bool holdsItemsOnly(RuleContext &ctx, const Op &op) {
          (op.is(OpKind::Call) && llvm::all_of(ctx.valuesOf(op.operand(0)), isConstructor));
 }
 
+/// Whether what `op` evaluates to cannot hold a Python object it was given:
+/// a number, a string, a tensor.
+bool holdsNoObjects(RuleContext &ctx, const Op &op) {
+  const ValueSet &vs = ctx.valuesOf(&op);
+  return !vs.empty() && llvm::all_of(vs, [](const Value &v) {
+    switch (v.kind) {
+    case ValueKind::Number: case ValueKind::Str: case ValueKind::Bool:
+    case ValueKind::NoneValue: case ValueKind::Tensor: case ValueKind::Activation:
+      return true;
+    default: return false;
+    }
+  });
+}
+
+/// What may hold what `item` holds, and be it or a piece of it: the
+/// display or keeper under a subscript (`(t, t)[:1]`, `[it][0]`), what a
+/// name bound once holds (`b = [a]` then `tuple(b)`), or a call that may
+/// hand back its arguments or their items (`next(zip([t]))`, `max([(t,)])`,
+/// `nnsight.apply(f, it)`). Null when nothing is behind it.
+const Op *behind(RuleContext &ctx, const Op &item) {
+  if (item.is(OpKind::Subscript) && item.operand(0) && !item.operand(0)->is(OpKind::Name))
+    return item.operand(0);
+  if (item.is(OpKind::Name))
+    if (const Op *v = onlyAssignedValue(ctx, &item);
+        v && (isDisplay(*v) || v->is(OpKind::Call) || v->is(OpKind::ListComp) ||
+              v->is(OpKind::GeneratorExp)))
+      return v;
+  return nullptr;
+}
+
 /// The names whose values `op`, which keeps its operands, holds: through
-/// nested displays and keepers (`[(a[0],)]` holds `a`, one level deeper).
+/// nested displays, keepers, comprehensions and what stands behind an item
+/// (`[(a[0],)]` holds `a`, one level deeper). Depth only grows on the way
+/// down, so a piece taken back out is counted too deep: the safe side.
 void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<Held> &held,
                int depth = 0) {
   bool itemsOnly = holdsItemsOnly(ctx, op);
+  auto recurse = [&](const Op &inner) {
+    if (depth < 4)
+      heldRoots(ctx, inner, held, depth + 1);
+  };
+  // A comprehension holds its iterable's items and what it yields.
+  if (op.is(OpKind::ListComp) || op.is(OpKind::GeneratorExp) || op.is(OpKind::SetComp) ||
+      op.is(OpKind::DictComp)) {
+    for (const Region &r : op.regions)
+      for (const Op *c : r.ops)
+        if (c->is(OpKind::CompYield))
+          for (const Op *o : c->operands)
+            if (o && (isDisplay(*o) || o->is(OpKind::Call)))
+              recurse(*o);
+  }
   for (size_t i = op.is(OpKind::Call) ? 1 : 0; i < op.operands.size(); ++i) {
     const Op *item = op.operand(i);
     if (item && (item->is(OpKind::Starred) || item->is(OpKind::Keyword)))
       item = item->operand(0);
-    if (!item)
+    if (!item || holdsNoObjects(ctx, *item))
       continue;
-    if (depth < 4 && (isDisplay(*item) || (item->is(OpKind::Call) && keepsOperands(ctx, *item))))
-      heldRoots(ctx, *item, held, depth + 1);
-    else if (const Symbol *s = itemsOnly ? nullptr : rootSymbol(ctx, item))
+    if (isDisplay(*item) || item->is(OpKind::Call) || item->is(OpKind::ListComp) ||
+        item->is(OpKind::GeneratorExp))
+      recurse(*item);
+    else if (const Op *inner = behind(ctx, *item))
+      recurse(*inner);
+    if (const Symbol *s = itemsOnly ? nullptr : rootSymbol(ctx, item))
       held.push_back({s, depth + 1 - subscriptDepth(item)});
   }
 }
@@ -248,9 +297,31 @@ bool returnsItsParameter(RuleContext &ctx, const Op &fn, int depth) {
   return false;
 }
 
+/// Whether `value` is `rhs` or may be all or part of what `rhs` evaluates
+/// to: under subscripts and calls (`(t, t)[:1]`, `next(zip([t]))`), not
+/// under what holds no objects (`torch.cat([x, h])`, `len([t])`).
+bool flowsInto(RuleContext &ctx, const Op *rhs, const Op *value, int depth = 0) {
+  if (rhs == value)
+    return true;
+  if (!rhs || depth > 6 || holdsNoObjects(ctx, *rhs) ||
+      !(rhs->is(OpKind::Subscript) || rhs->is(OpKind::Call)))
+    return false;
+  for (size_t i = rhs->is(OpKind::Subscript) ? 0 : 1; i < rhs->operands.size(); ++i) {
+    const Op *o = rhs->operand(i);
+    if (o && (o->is(OpKind::Starred) || o->is(OpKind::Keyword)))
+      o = o->operand(0);
+    if (flowsInto(ctx, o, value, depth + 1))
+      return true;
+    if (rhs->is(OpKind::Subscript))
+      break; // not through the index
+  }
+  return false;
+}
+
 /// The target an assignment statement stores `value` in, when `value` is
-/// its value or an item of a display it unpacks (`o, _ = (o,), 0`).
-llvm::SmallVector<const Op *, 2> targetsOf(const Op &stmt, const Op &value) {
+/// (or flows into) its value or an item of a display it unpacks (`o, _ =
+/// (o,), 0`).
+llvm::SmallVector<const Op *, 2> targetsOf(RuleContext &ctx, const Op &stmt, const Op &value) {
   llvm::SmallVector<const Op *, 2> targets;
   if (stmt.is(OpKind::AugAssign) && stmt.operand(1) == &value)
     targets.push_back(stmt.operand(0));
@@ -259,7 +330,7 @@ llvm::SmallVector<const Op *, 2> targetsOf(const Op &stmt, const Op &value) {
   const Op *rhs = stmt.operands.back();
   for (size_t t = 0; t + 1 < stmt.operands.size(); ++t) {
     const Op *target = stmt.operand(t);
-    if (rhs == &value)
+    if (flowsInto(ctx, rhs, &value))
       targets.push_back(target);
     else if (rhs && target && isDisplay(*rhs) && isDisplay(*target) &&
              rhs->operands.size() == target->operands.size())
@@ -280,6 +351,14 @@ llvm::SmallVector<const Op *, 2> targetsOf(const Op &stmt, const Op &value) {
 bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
   if (!keepsOperands(ctx, op))
     return false;
+  // A keeper inside another (under subscripts and calls) is judged, and
+  // reported, as part of that one.
+  UseIndex &uses = ctx.values.uses();
+  for (const Op *user = uses.userOf(&op);
+       user && (user->is(OpKind::Subscript) || user->is(OpKind::Call));
+       user = uses.userOf(user))
+    if (keepsOperands(ctx, *user))
+      return false;
   // The names it holds, cheapest test first: most displays hold none.
   llvm::SmallVector<Held, 4> held;
   heldRoots(ctx, op, held);
@@ -287,7 +366,7 @@ bool nestsItselfInLoop(RuleContext &ctx, const Op &op) {
     return false;
   // Stored by an assignment, or bound by `:=` (`[o := (o,) for _ in r]`).
   if (const Op *stmt = statementOf(op))
-    for (const Op *target : targetsOf(*stmt, op))
+    for (const Op *target : targetsOf(ctx, *stmt, op))
       if (nestsDeeper(ctx, held, rootSymbol(ctx, target), targetDepth(target)))
         return true;
   return false;
