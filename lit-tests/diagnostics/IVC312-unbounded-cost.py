@@ -143,7 +143,7 @@ with model.trace("repeated list"):
 
 
 with model.trace("products of bounded repetitions"):
-    nested = str([[0] * 2**24] * 2**24)  # expected-remark {{'[[0] * 2**24] * 2**24' makes a nested sequence that reaches 281474993487872 items}}
+    nested = str([[0] * 2**24] * 2**24)  # expected-remark {{'[[0] * 2**24] * 2**24' makes a nested sequence that reaches 281474993487872 items}} expected-remark {{'str([[0] * 2**24] * 2**24)' makes a string of}}
     row = [0] * 2**13
     grid = [row] * 2**13  # expected-remark {{'[row] * 2**13' makes a nested sequence that reaches 67117056 items}}
     pairs = [0, 0] * 2**24  # expected-remark {{'[0, 0] * 2**24' makes a sequence of 33554432 items}}
@@ -428,6 +428,18 @@ with model.trace("nesting taken back out of what holds it"):
         counted = len([counted]) + counted
 
 
+with model.trace("sorts and texts written out in one call"):
+    # A sort compares n log n times; str, repr and % write every item out.
+    floats = [random.random() for _ in range(2**24)]
+    by_value = sorted(floats)  # expected-remark {{'sorted(floats)' sorts 16777216 items in one call}}
+    floats.sort()  # expected-remark {{'floats.sort()' sorts 16777216 items in one call}}
+    shown = repr(["a" * 2**12] * 2**19)  # expected-remark {{makes a string of 2160066560 characters or bytes}}
+    typed = str(("a" * 2**12,) * 2**19)  # expected-remark {{makes a string of}}
+    filled = ("%s" * 2**19) % tuple(["a" * 2**12] * 2**19)  # expected-remark {{makes a string of 2160066560 characters or bytes}}
+    few = sorted([random.random() for _ in range(2**16)])
+    told = repr(few[:8]) + str([1, 2, 3]) + "%s and %s" % ("a", "b")
+
+
 with model.trace("long division, accumulations and joins of texts"):
     wide = int(("1" * 2**14) * 2**14, 2)
     q1 = wide % (wide >> 1)  # expected-remark {{'wide % (wide >> 1)' divides an integer of up to 268435457 bits}}
@@ -445,7 +457,7 @@ with model.trace("nesting built by rebinding and comprehensions"):
     code = hash(deep)
     layer1 = [0] * 4096
     layer2 = [layer1 for _ in range(4096)]  # expected-remark {{'[layer1 for _ in range(4096)]' makes a nested sequence that reaches 16781312 items}}
-    same = str(layer2)
+    same = str(layer2)  # expected-remark {{'str(layer2)' makes a string of}}
 
 with model.trace("views, tiles and samples of constant sizes"):
     h = model.transformer.h[0].output[0]

@@ -542,6 +542,16 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
           return "'" + std::string(f) + "' works through " + countText(*n) +
                  " integers of up to " + countText(*bits) + " bits in one call";
       }
+  // A sort compares n log n times in one call: sorted() of 2^24 floats held
+  // the interpreter lock 6 s, of as many strings 8 s.
+  const Op *sorts = nullptr;
+  if (callee.kind == ValueKind::Builtin && f == "sorted" && !args.empty())
+    sorts = args[0];
+  if (callee.kind == ValueKind::Method && f == "sort" && call.operand(0)->is(OpKind::Attribute))
+    sorts = call.operand(0)->operand(0);
+  if (std::optional<double> n = sorts ? iterableLength(ctx, sorts) : std::nullopt;
+      n && *n * std::max(1.0, std::log2(*n)) > double(MaxElements))
+    return "sorts " + countText(*n) + " items in one call";
   // `sum(xss, [])` copies the running total at every item: quadratic.
   if (callee.kind == ValueKind::Builtin && f == "sum")
     if (const Op *start = argument(call, 1, "start"); start && isSequence(ctx, start)) {

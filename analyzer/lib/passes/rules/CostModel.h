@@ -125,6 +125,9 @@ private:
   int visits_ = 0;
 };
 
+/// The characters `str` or `repr` of a sequence ivc sizes writes.
+std::optional<double> writtenOut(RuleContext &ctx, const ir::Op *seq);
+
 /// The length of a str or bytes ivc sizes (literals, `+`, `*`, names).
 std::optional<double> textLength(RuleContext &ctx, const ir::Op *op);
 /// The iterable whose items `map(f, xs, ...)`, `filter(f, xs)`, `iter(xs)`

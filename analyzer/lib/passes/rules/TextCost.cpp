@@ -102,6 +102,26 @@ std::optional<std::string> copiesUnsizedItems(RuleContext &ctx, const Op *seq) {
   return "copies a text ivc cannot size " + countText(e->length) + " times";
 }
 
+} // namespace
+
+/// The characters `str` or `repr` of a sequence ivc sizes writes: its
+/// strings' characters, and for every item it reaches a separator and
+/// quotes, or a number's digits (24 at most).
+std::optional<double> writtenOut(RuleContext &ctx, const Op *seq) {
+  // A copy (`tuple(parts)`) writes what it copies.
+  if (seq && seq->is(OpKind::Call) && seq->operands.size() == 2 &&
+      llvm::all_of(ctx.valuesOf(seq->operand(0)), [](const Value &v) {
+        return v.kind == ValueKind::Builtin && isOneOf(v.text, {"tuple", "list"});
+      }))
+    seq = seq->operand(1);
+  std::optional<Extent> e = seq ? ExtentOf(ctx).of(seq) : std::nullopt;
+  if (!e || e->text)
+    return std::nullopt;
+  return e->chars + std::max(e->length, e->reach) * 24;
+}
+
+namespace {
+
 std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::string_view m,
                                       const Op *receiver) {
   std::optional<double> text = textLength(ctx, receiver);
@@ -151,8 +171,12 @@ std::optional<std::string> textCallCost(RuleContext &ctx, const Op &call, const 
   if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple", "set", "sorted"}))
     if (std::optional<double> text = textLength(ctx, positionalArgument(call, 0)))
       return tooManyStrings(*text);
-  if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"str", "repr", "ascii"}))
+  if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"str", "repr", "ascii"})) {
+    if (std::optional<double> n = writtenOut(ctx, positionalArgument(call, 0)))
+      if (std::optional<std::string> why = tooMuchText(*n))
+        return why;
     return copiesUnsizedItems(ctx, positionalArgument(call, 0));
+  }
   return std::nullopt;
 }
 
