@@ -152,3 +152,29 @@ def grown_otherwise():
             few.extend([z, z])
         print(len(few), few[0], [t.sum() for t in few])
         fine = torch.cat(few).sum() + torch.stack(tensors=few).sum() + torch.cat(few + few).sum()
+
+
+# Sizes the values of an input choose (bincount up to its largest number,
+# numpy's rule-chosen bins), and sizes given to functions that are no
+# factories: exact splits into empty pieces, histogram bins (the counts and
+# the edges), numpy's padding, flatnonzero's indices, adaptive max pooling's
+# indices beside its maxima.
+def chosen_sizes():
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        a = torch.bincount(h.long().flatten() + 2**28)  # expected-remark {{makes a count for every number up to the largest its input holds}}
+        b = np.bincount([2**28])  # expected-remark {{makes a count for every number up to the largest}}
+        c = np.histogram(np.zeros(4), bins="auto")  # expected-remark {{chooses its number of bins from the data}}
+        d = torch.hsplit(torch.zeros(0), 2**23)  # expected-remark {{asks for sections of 8388608}}
+        e = np.split(np.zeros(0), 2**23)  # expected-remark {{asks for indices_or_sections of 8388608}}
+        f = torch.histogram(torch.zeros(4), bins=2**28)  # expected-remark {{asks for bins of 268435456}}
+        g = np.histogram2d(np.zeros(2), np.zeros(2), bins=2**14)  # expected-remark {{asks for bins of 16384 in each of 2 dimensions}}
+        k = np.pad(np.zeros(1), (0, 2**28))  # expected-remark {{makes a tensor of 268435457 elements}}
+        m = np.pad(np.zeros((1, 1)), 2**13)  # expected-remark {{makes a tensor of 268468225 elements}}
+        o = np.pad(np.zeros((1, 1)), ((0, 2**14), (0, 2**14)))  # expected-remark {{makes a tensor of}}
+        p = np.flatnonzero(np.ones(2**28, dtype=np.bool_))  # expected-remark {{makes a tensor of 536870912 elements}}
+        q = torch.nn.functional.adaptive_max_pool2d(torch.zeros(1, 1, 1, 1), (2**14, 2**14))  # expected-remark {{asks for output_size of 268435456}}
+        top = h.argmax(-1)
+        fine = (torch.bincount(top.flatten()).sum() + torch.bincount(h.topk(2).indices.flatten()).sum() +
+                np.pad(np.zeros(4), 2).sum() + torch.hsplit(torch.zeros(8), 4)[0].sum() +
+                np.histogram(np.zeros(4), bins=16)[0].sum())

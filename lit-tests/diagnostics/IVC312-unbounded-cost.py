@@ -601,7 +601,7 @@ with model.trace("sizes given to functions that are no factories"):
     p3 = list(torch.zeros(2**24))  # expected-remark {{makes 16777216 tensors}}
     p4 = torch.zeros(2**27).tolist()  # expected-remark {{makes 134217729 Python objects}}
     p5 = torch.diag(torch.ones(2**16))  # expected-remark {{makes a tensor of 4294967296 elements from a vector}}
-    p6 = np.pad(np.ones(2), 2**31)  # expected-remark {{asks for pad_width of 2147483648}}
+    p6 = np.pad(np.ones(2), 2**31)  # expected-remark {{'np.pad(np.ones(2), 2**31)' makes a tensor of 4294967298 elements}}
     p9 = torch.vander(h[0, 0, :1], N=2**31) + torch.special.multigammaln(h, p=2**18)  # expected-remark {{asks for N of 2147483648}} expected-remark {{asks for p of 262144}}
     q1 = F.adaptive_avg_pool1d(h, 2**30) + torch.diag(h[0], 2**20)  # expected-remark {{asks for output_size of 1073741824}} expected-remark {{asks for diagonal of 1048576}}
     q2 = torch.expand_copy(h, (2**18, 5, 768))  # expected-remark {{makes a tensor of 1006632960 elements}}

@@ -110,8 +110,8 @@ bool nonNegativeCount(RuleContext &ctx, const Op *op) {
 
 /// An int64 tensor whatever it holds now (in-place updates keep a tensor's
 /// dtype): indices (`t.argmax()`, `t.topk(k).indices`, `_, i = t.max(-1)`),
-/// `t.long()`, and reshapes and items of those.
-bool int64Tensor(RuleContext &ctx, const Op *op, int depth = 0) {
+/// `t.long()` unless `indicesOnly`, and reshapes and items of those.
+bool int64Tensor(RuleContext &ctx, const Op *op, int depth = 0, bool indicesOnly = false) {
   if (!op || depth > 8)
     return false;
   if (op->is(OpKind::Name)) {
@@ -123,15 +123,16 @@ bool int64Tensor(RuleContext &ctx, const Op *op, int depth = 0) {
                return false;
              if (b.path.size() == 1 && b.path[0] == 1) // `values, indices = t.topk(k)`
                return returnsIndicesSecond(tensorFunction(ctx, b.value));
-             return b.path.empty() && int64Tensor(ctx, b.value, depth + 1);
+             return b.path.empty() && int64Tensor(ctx, b.value, depth + 1, indicesOnly);
            });
   }
   if (op->is(OpKind::Attribute) && op->text == "indices")
     return hasIndices(tensorFunction(ctx, op->operand(0)));
   if (op->is(OpKind::Subscript))
-    return int64Tensor(ctx, op->operand(0), depth + 1);
-  if (isOneOf(tensorFunction(ctx, op),
-              {"argmax", "argmin", "argsort", "nonzero", "argwhere", "count_nonzero", "long"}))
+    return int64Tensor(ctx, op->operand(0), depth + 1, indicesOnly);
+  if (std::string_view f = tensorFunction(ctx, op);
+      isOneOf(f, {"argmax", "argmin", "argsort", "nonzero", "argwhere", "count_nonzero"}) ||
+      (f == "long" && !indicesOnly))
     return true;
   // A reshape of one (a method of what is an int64 tensor already).
   const Op *target = op->is(OpKind::Call) ? op->operand(0) : nullptr;
@@ -141,7 +142,7 @@ bool int64Tensor(RuleContext &ctx, const Op *op, int depth = 0) {
     return false;
   const ValueSet &callee = ctx.valuesOf(target);
   return callee.size() == 1 && callee[0].kind == ValueKind::Method &&
-         int64Tensor(ctx, target->operand(0), depth + 1);
+         int64Tensor(ctx, target->operand(0), depth + 1, indicesOnly);
 }
 
 bool mayTrap(RuleContext &ctx, const Op *dividend, const Op *divisor) {
@@ -186,6 +187,10 @@ Division divisionBy(const Value &v) {
 }
 
 } // namespace
+
+bool holdsIndices(RuleContext &ctx, const Op *op) {
+  return int64Tensor(ctx, op, 0, /*indicesOnly=*/true);
+}
 
 void checkIntegerDivision(Op &op, RuleContext &ctx) {
   std::string_view o = op.text;

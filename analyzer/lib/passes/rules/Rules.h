@@ -130,6 +130,9 @@ bool checkUnsafeArgumentsReference(ir::Op &op, const Value &v, RuleContext &ctx)
 // IntegerDivision.cpp: `//`, `%` and torch's division functions where a
 // tensor may take part and the divisor may be -1 (the minimum by -1 traps).
 void checkIntegerDivision(ir::Op &op, RuleContext &ctx);
+/// Whether `op` is a tensor of indices into another (`t.argmax(-1)`,
+/// `t.topk(k).indices`), each below that tensor's length.
+bool holdsIndices(RuleContext &ctx, const ir::Op *op);
 void checkDivisionCall(ir::Op &call, const Value &callee, RuleContext &ctx);
 /// A division function passed as a value; returns true when it reported.
 bool checkDivisionReference(ir::Op &op, const Value &v, RuleContext &ctx);

@@ -32,13 +32,17 @@ constexpr double Objects = 1 << 16;            // a tensor or array object each
 constexpr double Transform = 1 << 20;          // a transform's length, for every row
 
 constexpr SizeArgument SizeArguments[] = {
+    // Exactly as many pieces as asked for, empty ones too.
     {"torch.tensor_split", "sections", 1, Objects},
+    {"torch.hsplit", "sections", 1, Objects},
+    {"torch.vsplit", "sections", 1, Objects},
+    {"torch.dsplit", "sections", 1, Objects},
     {"torch.histc", "bins", 1, Elements},
     {"torch.bincount", "minlength", 2, Wide},
     {"torch.mvlgamma", "p", 1, 1 << 10},
     {"torch.stft", "n_fft", 1, 1 << 20},
     {"torch.special.multigammaln", "p", 1, 1 << 10},
-    {"torch.histogram", "bins", 1, Elements},
+    {"torch.histogram", "bins", 1, Wide}, // the counts and the edges
     {"torch.istft", "length", 8, Elements},
     {"torch.nn.functional.local_response_norm", "size", 1, Objects},
     {"torch.nn.functional.upsample", "size", 1, Elements},
@@ -76,9 +80,10 @@ constexpr SizeArgument SizeArguments[] = {
     {"torch.nn.functional.adaptive_avg_pool1d", "output_size", 1, Elements},
     {"torch.nn.functional.adaptive_avg_pool2d", "output_size", 1, Elements},
     {"torch.nn.functional.adaptive_avg_pool3d", "output_size", 1, Elements},
-    {"torch.nn.functional.adaptive_max_pool1d", "output_size", 1, Elements},
-    {"torch.nn.functional.adaptive_max_pool2d", "output_size", 1, Elements},
-    {"torch.nn.functional.adaptive_max_pool3d", "output_size", 1, Elements},
+    // The maxima and their int64 indices.
+    {"torch.nn.functional.adaptive_max_pool1d", "output_size", 1, Elements / 4},
+    {"torch.nn.functional.adaptive_max_pool2d", "output_size", 1, Elements / 4},
+    {"torch.nn.functional.adaptive_max_pool3d", "output_size", 1, Elements / 4},
     // A diagonal `offset` away makes a square that much wider.
     {"torch.diag", "diagonal", 1, 1 << 14},
     {"torch.diagflat", "offset", 1, 1 << 14},
@@ -88,10 +93,15 @@ constexpr SizeArgument SizeArguments[] = {
     {"torch.fft.fftfreq", "n", 0, Elements},
     {"torch.fft.rfftfreq", "n", 0, Elements},
     {"numpy.histogram", "bins", 1, Wide},
+    {"numpy.histogram_bin_edges", "bins", 1, Wide},
+    {"numpy.histogram2d", "bins", 2, Wide, 2},
     {"numpy.bincount", "minlength", 2, Wide},
     {"numpy.array_split", "indices_or_sections", 1, Objects},
+    {"numpy.split", "indices_or_sections", 1, Objects},
+    {"numpy.hsplit", "indices_or_sections", 1, Objects},
+    {"numpy.vsplit", "indices_or_sections", 1, Objects},
+    {"numpy.dsplit", "indices_or_sections", 1, Objects},
     {"numpy.resize", "new_shape", 1, Wide},
-    {"numpy.pad", "pad_width", 1, Wide},
     {"numpy.zeros_like", "shape", -1, Wide},
     {"numpy.ones_like", "shape", -1, Wide},
     {"numpy.full_like", "shape", -1, Wide},
@@ -164,12 +174,38 @@ bool takesSizeArgument(std::string_view q) {
          llvm::any_of(SizeArguments, [&](const SizeArgument &s) { return s.callee == q; });
 }
 
+/// Why a function sizes its result by the values of its input, if it does:
+/// `bincount` makes a count for every number up to the largest it is given
+/// (`torch.bincount(h.long() + 2**28)`: 2 GiB), unless those are indices
+/// into something that exists; numpy's histograms choose their number of
+/// bins from the data when `bins` names a rule (`"auto"`: one outlier,
+/// 10^8 bins).
+std::optional<std::string> sizedByValues(RuleContext &ctx, const Op &call, const Value &callee,
+                                         bool method) {
+  std::string_view f = callee.text;
+  if ((method && f == "bincount") ||
+      (!method && isOneOf(f, {"torch.bincount", "numpy.bincount"}))) {
+    const Op *input = method && call.operand(0)->is(OpKind::Attribute)
+                          ? call.operand(0)->operand(0)
+                          : argument(call, 0, f == "numpy.bincount" ? "x" : "input");
+    if (!holdsIndices(ctx, input))
+      return std::string("makes a count for every number up to the largest its input holds, "
+                         "which ivc cannot bound");
+  }
+  if (!method && isOneOf(f, {"numpy.histogram", "numpy.histogram_bin_edges"}) &&
+      knownString(ctx, argument(call, 1, "bins")))
+    return std::string("chooses its number of bins from the data");
+  return std::nullopt;
+}
+
 std::optional<std::string> sizeArgumentCost(RuleContext &ctx, const Op &call, const Value &callee) {
   bool method = callee.kind == ValueKind::Method &&
                 (callee.receiver == ValueKind::Tensor || callee.receiver == ValueKind::Activation ||
                  callee.receiver == ValueKind::Unknown);
   if (!method && callee.kind != ValueKind::Qualified)
     return std::nullopt;
+  if (std::optional<std::string> why = sizedByValues(ctx, call, callee, method))
+    return why;
   std::optional<SizeArgument> fft = method ? std::nullopt : transformLength(callee.text);
   for (const SizeArgument &s : fft ? llvm::ArrayRef(*fft) : llvm::ArrayRef(SizeArguments)) {
     // A method takes the function's arguments but the first, its receiver.

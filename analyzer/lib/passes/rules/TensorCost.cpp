@@ -475,6 +475,51 @@ std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth)
   return std::nullopt;
 }
 
+/// The elements of `numpy.pad(array, widths)`: each dimension of the array
+/// (one element when ivc cannot size it) grows by its widths, given as one
+/// number for every side, one (before, after) pair for every dimension, or a
+/// pair for each.
+std::optional<double> paddedElements(RuleContext &ctx, const Op *array, const Op *widths) {
+  widths = valueBehindNames(ctx, widths);
+  if (!widths)
+    return std::nullopt;
+  auto items = [](const Op *o) {
+    std::vector<const Op *> out;
+    if (o && (o->is(OpKind::Tuple) || o->is(OpKind::List)))
+      out.assign(o->operands.begin(), o->operands.end());
+    return out;
+  };
+  // What a dimension grows by: a number on both sides, or a pair's sum.
+  auto growth = [&](const Op *o) -> std::optional<double> {
+    std::vector<const Op *> pair = items(o);
+    if (pair.empty())
+      pair = {o, o};
+    double sum = 0;
+    for (const Op *w : pair) {
+      std::optional<double> n = product(ctx, {w});
+      if (!n)
+        return std::nullopt;
+      sum += std::max(*n, 0.0);
+    }
+    return sum;
+  };
+  std::vector<const Op *> outer = items(widths);
+  bool perDimension = !outer.empty() && !items(outer[0]).empty();
+  std::vector<double> grown; // per dimension, or one for all
+  for (const Op *o : perDimension ? outer : std::vector<const Op *>{widths}) {
+    std::optional<double> g = growth(o);
+    if (!g)
+      return std::nullopt;
+    grown.push_back(*g);
+  }
+  std::vector<double> shape = factoryShape(ctx, array).value_or(std::vector<double>{});
+  size_t dims = std::max(shape.size(), grown.size());
+  double n = 1;
+  for (size_t i = 0; i < dims; ++i)
+    n *= (i < shape.size() ? shape[i] : 1) + grown[std::min(i, grown.size() - 1)];
+  return n;
+}
+
 /// Elements of `(n choose r) * r`, the result of `combinations`.
 double combinationElements(double n, double r) {
   if (r < 0 || r > n)
@@ -529,6 +574,9 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   // Indices of every element (int64, one column per dimension: four when
   // ivc does not know how many; one-argument `where` is `nonzero`), and
   // every bit of a byte array as a byte.
+  if (!self && f == "flatnonzero") // numpy's: one int64 column
+    if (std::optional<double> a = sized(0))
+      return *a * 2;
   if (isOneOf(f, {"nonzero", "argwhere"}) || (!self && f == "where" && operands.size() == 1))
     if (std::optional<double> a = sized(0)) {
       std::optional<std::vector<double>> shape = factoryShape(ctx, operands[0]);
@@ -575,6 +623,9 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   if (f == "nn.functional.interpolate") // at least the size asked for
     if (std::optional<std::vector<const Op *>> size = shapeOf(ctx, argument(call, 1, "size")))
       return product(ctx, *size);
+  if (!self && f == "pad") // numpy's: every dimension grows by the widths around it
+    return paddedElements(ctx, operands.empty() ? nullptr : operands[0],
+                          argument(call, 1, "pad_width"));
   if (isOneOf(f, {"nn.functional.pad", "constant_pad_nd"})) {
     // At least the padding, whatever the input: pairs of widths, the last
     // dimension's first, each pair growing its dimension by their sum.
