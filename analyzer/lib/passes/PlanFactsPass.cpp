@@ -154,46 +154,6 @@ private:
     return roots;
   }
 
-  /// The path from the trace's receiver that the one binding of `s` names
-  /// (`model.transformer.h[1]`: "transformer.h.1"), when it is bound
-  /// outside the body to nothing but such a chain, of a module or a
-  /// configuration value (not `.output`, not `.weight`).
-  static std::optional<std::string> aliasPath(MediatorContext &ctx, ValueAnalysis &values,
-                                              const Symbol &s) {
-    if (s.bindings.size() != 1 || values.boundWithin(s, ctx.mediator.bodyRange))
-      return std::nullopt;
-    const Binding &b = s.bindings[0];
-    if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value ||
-        !llvm::all_of(values.valuesOf(b.value),
-                      [](const Value &v) { return v.kind == ValueKind::Envoy; }))
-      return std::nullopt;
-    std::vector<std::string_view> segments;
-    const Op *o = b.value;
-    for (; o && !o->is(OpKind::Name); o = o->operand(0)) {
-      if (o->is(OpKind::Attribute))
-        segments.push_back(o->text);
-      else if (o->is(OpKind::Subscript) && o->operand(1) && o->operand(1)->is(OpKind::Int) &&
-               o->operand(1)->text.find_first_not_of("0123456789") == std::string_view::npos)
-        segments.push_back(o->operand(1)->text);
-      else
-        return std::nullopt;
-    }
-    if (!o)
-      return std::nullopt;
-    segments.push_back(o->text);
-    std::reverse(segments.begin(), segments.end());
-    llvm::SmallVector<llvm::StringRef, 4> receiver;
-    llvm::StringRef(ctx.trace.receiver).split(receiver, '.');
-    if (segments.size() < receiver.size() ||
-        !std::equal(receiver.begin(), receiver.end(), segments.begin(),
-                    [](llvm::StringRef a, std::string_view b) { return a == llvm::StringRef(b); }))
-      return std::nullopt;
-    std::string path;
-    for (size_t i = receiver.size(); i < segments.size(); ++i)
-      path += (path.empty() ? "" : ".") + std::string(segments[i]);
-    return path;
-  }
-
   // Names the body reads without binding them, and the module-level names the
   // definitions it reaches read: a runtime binds them before running the code.
   void freeNames(MediatorContext &ctx) {
@@ -221,10 +181,9 @@ private:
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
           return addConstant(ctx.fileOf(unit), *r.symbol, value);
         // A name for a module or a configuration value, which the runtime
-        // binds (the receiver's own name is the model).
-        if (std::optional<std::string> path =
-                r.symbol && llvm::StringRef(op->text) != root ? aliasPath(ctx, values, *r.symbol)
-                                                              : std::nullopt) {
+        // binds; the analysis took it for that part of the model.
+        if (std::optional<std::string> path = r.symbol ? values.modelAlias(*r.symbol)
+                                                        : std::nullopt) {
           ctx.facts.modelAliases.emplace(op->text, *path);
           return;
         }

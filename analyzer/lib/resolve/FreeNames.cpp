@@ -44,11 +44,59 @@ bool ValueAnalysis::boundByRuntime(const Symbol &s) {
   // module or `nnsight`; the first name of a dotted receiver (`self`).
   if (llvm::is_contained(traces_.modelSymbols, &s) || llvm::is_contained(traces_.tracerSymbols, &s))
     return true;
+  if (modelAlias(s))
+    return true;
   if (s.name == "nnsight" || llvm::is_contained(runtimeModules_, s.name))
     return true;
   return llvm::any_of(traces_.modelExpressions, [&](std::string_view e) {
     return e.substr(0, e.find('.')) == s.name;
   });
+}
+
+std::optional<std::string> ValueAnalysis::modelAlias(const Symbol &s) {
+  // The one plain name every trace takes the model by (bound, or a global
+  // the file never binds).
+  std::string_view model;
+  for (const Symbol *m : traces_.modelSymbols)
+    if (model.empty() || model == m->name)
+      model = m->name;
+    else
+      return std::nullopt;
+  for (std::string_view e : traces_.modelExpressions)
+    if ((model.empty() || model == e) && e.find('.') == std::string_view::npos)
+      model = e;
+    else
+      return std::nullopt;
+  if (s.bindings.size() != 1 || model.empty())
+    return std::nullopt;
+  const Binding &b = s.bindings[0];
+  if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value || !b.site ||
+      innermostBody(b.site->range.begin.offset))
+    return std::nullopt;
+  std::vector<std::string_view> segments;
+  const Op *o = b.value;
+  for (; o && !o->is(OpKind::Name); o = o->operand(0)) {
+    if (o->is(OpKind::Attribute))
+      segments.push_back(o->text);
+    else if (o->is(OpKind::Subscript) && o->operand(1) && o->operand(1)->is(OpKind::Int) &&
+             o->operand(1)->text.find_first_not_of("0123456789") == std::string_view::npos)
+      segments.push_back(o->operand(1)->text);
+    else
+      return std::nullopt;
+  }
+  if (!o || o->text != model)
+    return std::nullopt;
+  if (const Symbol *root = scopes_.resolve(o).symbol;
+      root && !llvm::is_contained(traces_.modelSymbols, root))
+    return std::nullopt;
+  // A submodule or a configuration value: not an activation, a weight or a
+  // method.
+  if (!llvm::all_of(valuesOf(b.value), [](const Value &v) { return v.kind == ValueKind::Envoy; }))
+    return std::nullopt;
+  std::string path;
+  for (auto it = segments.rbegin(); it != segments.rend(); ++it)
+    path += (path.empty() ? "" : ".") + std::string(*it);
+  return path;
 }
 
 std::optional<std::string_view> ValueAnalysis::importedModule(const Symbol &s) {

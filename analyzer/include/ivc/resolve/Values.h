@@ -149,8 +149,15 @@ public:
   /// what a plan's definitions bind, under that name.
   static bool boundToDefinitions(const Symbol &s);
   /// Names a runtime binds itself: the receiver, the tracer, modules by
-  /// their own names, `nnsight`.
+  /// their own names, `nnsight`, names for parts of the model.
   bool boundByRuntime(const Symbol &s);
+  /// The path from the model that `s` names (`block = model.transformer.h[1]`:
+  /// "transformer.h.1", `n = model.config.n_layer`: "config.n_layer"), when
+  /// it is bound once, outside every body, to a chain of attributes and
+  /// constant indices of a submodule or a configuration value, rooted at the
+  /// one name every trace of the file takes the model by. A runtime binds
+  /// such a name from the model it runs (a plan's `model_aliases`).
+  std::optional<std::string> modelAlias(const Symbol &s);
   /// Whether `s` has a binding inside `range` (a mediator's body).
   bool boundWithin(const Symbol &s, const SourceRange &range);
   /// The values a function or lambda of this module returns.
