@@ -2,7 +2,7 @@
 # configuration, one of its values) are the model's, as the same
 # expressions written inline are: the runtime binds them from the model.
 # Expected: every mediator FAST, each alias in the plan's model_aliases.
-# RUN: %ivc check --verify %s
+# RUN: %ivc check --verify --remarks %s
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "{{isolate|reject}}"
 # CHECK: "model_aliases": {

@@ -180,6 +180,15 @@ std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *c
   case ValueKind::Tensor:
     if (m == "save" || cat.tensorMethod(m))
       return std::nullopt;
+    // A list's or dict's method torch.Tensor does not have, on a name also
+    // bound to a list (`hs.append(h)` before `hs = torch.stack(hs)`): on a
+    // tensor it raises AttributeError before anything runs. (Not on an
+    // activation, which may be the model's own list or dict.)
+    if (v.receiver == ValueKind::Tensor &&
+        isOneOf(m, {"append", "extend", "insert", "update", "keys", "items", "setdefault",
+                    "popitem", "pop", "remove", "clear", "get", "copy", "index", "count",
+                    "reverse"}))
+      return std::nullopt;
     if (cat.unsafeCategory("torch.Tensor." + std::string(m)))
       return std::nullopt; // reported at the attribute
     return Problem{DiagId::UncataloguedCall, "torch.Tensor." + std::string(m), ""};

@@ -1,0 +1,23 @@
+# Probing and logit-lens code collects into a list and stacks it into the
+# same name. A name bound to both a list and a tensor may call the list's
+# methods: on a tensor they raise AttributeError before anything runs.
+# Expected: no remark; every mediator FAST.
+# RUN: %ivc check --verify --remarks %s
+# RUN: %ivc plan %s | FileCheck %s
+# CHECK-NOT: "tier": "{{isolate|reject}}"
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+
+with model.trace("The Eiffel Tower is in"):
+    hs = []
+    for block in model.transformer.h:
+        hs.append(block.output[0][:, -1])
+    hs = torch.stack(hs).save()
+    norms = {}
+    norms.update({"first": hs[0].norm()})
+    norms = torch.stack(list(norms.values()))
+    cols = []
+    cols.extend([hs[0], hs[1]])
+    cols = torch.cat(cols).save()
