@@ -15,6 +15,13 @@ ValueSet ValueAnalysis::elementAt(const ValueSet &values, llvm::ArrayRef<uint8_t
         !v.op->operands[path[0]]->is(OpKind::Starred) && unchanging(v.op)) {
       const ValueSet &e = valuesOf(v.op->operands[path[0]]);
       addAll(out, path.size() > 1 ? elementAt(e, path.drop_front()) : e);
+    } else if (v.kind == ValueKind::Method && v.text == "shape" &&
+               (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation)) {
+      addValue(out, make(ValueKind::Number)); // `b, t, d = h.shape`, as `h.shape[0]`
+    } else if (v.kind == ValueKind::Activation || v.kind == ValueKind::Tensor) {
+      // As an index is (`q, k, v = h.chunk(3)` as `h.chunk(3)[0]`): a
+      // tensor's rows are tensors, and what the model gives is the model's.
+      addValue(out, v);
     } else {
       addValue(out, Value::unknown());
     }

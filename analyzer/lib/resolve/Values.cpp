@@ -198,6 +198,25 @@ ValueSet ValueAnalysis::compute(const Op *op) {
   }
 }
 
+bool ValueAnalysis::reshapesItself(const Binding &b, const Symbol *s) {
+  if (b.kind != Binding::Kind::Assign || !b.path.empty())
+    return false;
+  // Through a chain of reshapes: `q = q.view(...).transpose(0, 1)`.
+  const Op *op = b.value;
+  int reshapes = 0;
+  for (; op && op->is(OpKind::Call) && reshapes < 8; ++reshapes) {
+    const Op *callee = op->operand(0);
+    if (!callee || !callee->is(OpKind::Attribute) ||
+        !isOneOf(callee->text, {"view", "reshape", "transpose", "permute", "flatten",
+                                "unflatten", "squeeze", "unsqueeze", "t", "movedim", "narrow",
+                                "detach", "contiguous", "view_as", "reshape_as", "expand",
+                                "expand_as"}))
+      return false;
+    op = callee->operand(0);
+  }
+  return reshapes > 0 && op && op->is(OpKind::Name) && scopes_.resolve(op).symbol == s;
+}
+
 ValueSet ValueAnalysis::ofName(const Op *op) {
   if (isModelExpression(op))
     return {make(ValueKind::Envoy)};
@@ -244,8 +263,14 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
       out = known->second;
     } else {
       uint64_t cutsBefore = cuts_;
+      // `q = q.view(...)` makes nothing the other bindings do not: a view
+      // of a tensor is of its kind, and any other value has no such method.
+      // (Evaluated, it would read `q` inside its own computation: anything.)
+      bool others = llvm::any_of(r.symbol->bindings,
+                                 [&](const Binding &b) { return !reshapesItself(b, r.symbol); });
       for (const Binding &b : r.symbol->bindings)
-        addAll(out, ofBinding(b));
+        if (!others || !reshapesItself(b, r.symbol))
+          addAll(out, ofBinding(b));
       // A name of the module, or of the function around a trace, is a free
       // name of the mediators that read it, and a runtime binds a free name
       // spelled like an allowed module to that module. Unless the file binds

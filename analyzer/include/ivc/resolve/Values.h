@@ -177,6 +177,8 @@ private:
   ValueSet ofCompare(const ir::Op *op);
   ValueSet ofManifest(const ManifestBinding &b);
   bool isModelExpression(const ir::Op *op) const;
+  /// Whether `b` binds `s` to a reshape of itself (`q = q.view(...)`).
+  bool reshapesItself(const Binding &b, const Symbol *s);
   bool onlyRead(const ir::Op *use, ir::OpKind container);
   /// The innermost mediator body holding `offset`, or null.
   const SourceRange *innermostBody(uint32_t offset);

@@ -58,21 +58,26 @@ bool hasIndices(std::string_view f) {
 bool isTensor(ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::Activation; }
 
 /// The one method of a tensor, or torch function, that `call` calls, by its
-/// bare name (`t.argmax`, `torch.argmax`), or "".
+/// bare name (`t.argmax`, `torch.argmax`), or "". A name rebound to a view
+/// of itself (`q = q.view(...)`) may be an activation or a tensor: the
+/// method is the same.
 std::string_view tensorFunction(RuleContext &ctx, const Op *call) {
   if (!call || !call->is(OpKind::Call))
     return {};
-  const ValueSet &callee = ctx.valuesOf(call->operand(0));
-  if (callee.size() != 1)
+  auto named = [](const Value &v) -> std::string_view {
+    if (v.kind == ValueKind::Method)
+      return isTensor(v.receiver) ? v.text : std::string_view();
+    llvm::StringRef name(v.text.data(), v.text.size());
+    if (v.kind == ValueKind::Qualified &&
+        (name.consume_front("torch.Tensor.") || name.consume_front("torch.")))
+      return std::string_view(name.data(), name.size());
     return {};
-  const Value &v = callee[0];
-  if (v.kind == ValueKind::Method)
-    return isTensor(v.receiver) ? v.text : std::string_view();
-  llvm::StringRef name(v.text.data(), v.text.size());
-  if (v.kind == ValueKind::Qualified &&
-      (name.consume_front("torch.Tensor.") || name.consume_front("torch.")))
-    return std::string_view(name.data(), name.size());
-  return {};
+  };
+  const ValueSet &callee = ctx.valuesOf(call->operand(0));
+  std::string_view f = callee.empty() ? std::string_view() : named(callee[0]);
+  if (!llvm::all_of(callee, [&](const Value &v) { return named(v) == f; }))
+    return {};
+  return f;
 }
 
 /// Whether `op` is a tensor's shape: `t.shape` or `t.size()`, through names.
@@ -95,6 +100,9 @@ bool nonNegativeCount(RuleContext &ctx, const Op *op) {
   op = valueBehindNames(ctx, op);
   if (!op)
     return false;
+  // Sums and products of counts (Python ints, never wrapped).
+  if (op->is(OpKind::BinaryOp) && isOneOf(op->text, {"*", "+"}))
+    return nonNegativeCount(ctx, op->operand(0)) && nonNegativeCount(ctx, op->operand(1));
   if (op->is(OpKind::Call)) {
     const ValueSet &callee = ctx.valuesOf(op->operand(0));
     if (!callee.empty() && llvm::all_of(callee, [](const Value &v) {
@@ -130,6 +138,10 @@ bool int64Tensor(RuleContext &ctx, const Op *op, int depth = 0, bool indicesOnly
     return hasIndices(tensorFunction(ctx, op->operand(0)));
   if (op->is(OpKind::Subscript))
     return int64Tensor(ctx, op->operand(0), depth + 1, indicesOnly);
+  // One divided by a count, or its remainder: int64 still, and no larger.
+  if (op->is(OpKind::BinaryOp) && isOneOf(op->text, {"//", "%"}))
+    return int64Tensor(ctx, op->operand(0), depth + 1, indicesOnly) &&
+           nonNegativeCount(ctx, op->operand(1));
   if (std::string_view f = tensorFunction(ctx, op);
       isOneOf(f, {"argmax", "argmin", "argsort", "nonzero", "argwhere", "count_nonzero"}) ||
       (f == "long" && !indicesOnly))
