@@ -293,6 +293,15 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
         return {make(ValueKind::Number), make(ValueKind::Tensor)};
       if (std::optional<ValueKind> kind = callerKind(*r.symbol))
         return {make(*kind)};
+      // What a runtime binds a free name to crosses the value codec (from
+      // the caller, or from a peer at a barrier): data, never a bound
+      // method of data (`ids = tok(s).input_ids` above the trace).
+      llvm::erase_if(out, [](const Value &v) {
+        return v.kind == ValueKind::Method &&
+               (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation ||
+                v.receiver == ValueKind::Str || v.receiver == ValueKind::Container ||
+                v.receiver == ValueKind::Number || v.receiver == ValueKind::Unknown);
+      });
       addValue(out, Value::unknown());
     }
     // A module or class body reads names at run time: before (or without)
