@@ -106,6 +106,12 @@ Report connectUnix(State &s) {
   socklen_t len = offsetof(struct sockaddr_un, sun_path) + 1 + g_abstractSocket.size();
   return fromSyscall(::connect(s.fd, reinterpret_cast<struct sockaddr *>(&addr), len));
 }
+void prepareSocketPair(State &s) {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0)
+    s.fd = fds[0]; // (its peer stays open: a send has somewhere to go)
+}
+Report sendOutOfBand(State &s) { return fromSyscall(::send(s.fd, "x", 1, MSG_OOB)); }
 Report execTrue(State &) {
   char *const argv[] = {const_cast<char *>("true"), nullptr};
   char *const envp[] = {nullptr};
@@ -196,6 +202,8 @@ const Canary Canaries[] = {
      socketInet},
     {"connect", "connect(unix socket made before lockdown, listener on host)", Expect::Eperm,
      nullptr, nullptr, nullptr, connectUnix, prepareConnect},
+    {"msg-oob", "send(unix socket, MSG_OOB): out-of-band data", Expect::Eperm, nullptr, nullptr,
+     nullptr, sendOutOfBand, prepareSocketPair},
     {"execve", "execve(\"/bin/true\")", Expect::Eperm, nullptr, nullptr, nullptr, execTrue},
     {"fork", "clone(SIGCHLD): a new process", Expect::Eperm, nullptr, nullptr, nullptr,
      forkProcess},

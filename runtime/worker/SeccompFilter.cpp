@@ -11,7 +11,7 @@
 // (no file access at all, read or write), stat family on paths, socket,
 // socketpair, connect, bind, accept, execve, fork, vfork, ptrace,
 // process_vm_*, io_uring_*, bpf, perf_event_open, userfaultfd, keyctl,
-// mount, unshare, setns, kill (other processes), memfd_create, and, unless
+// mount, unshare, setns, kill (other processes), memfd_create, MSG_OOB, and, unless
 // the configuration allows run-time code generation (oneDNN's JIT),
 // executable memory (mmap/mprotect with PROT_EXEC).
 //
@@ -32,6 +32,7 @@
 #include <seccomp.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -45,7 +46,6 @@ constexpr const char *Unconditional[] = {
     // shared-memory segments, stderr. It cannot obtain new ones.
     "read", "readv", "pread64", "preadv", "preadv2", "write", "writev", "pwrite64",
     "pwritev", "pwritev2", "close", "fstat", "poll", "ppoll", "select", "pselect6",
-    "sendmsg", "recvmsg", "sendto", "recvfrom",
     // Memory (executable mappings are filtered below).
     "munmap", "mremap", "brk",
     // Threads and synchronisation (clone is filtered below).
@@ -108,8 +108,8 @@ Status fail(const char *what, int rc) {
 
 std::vector<std::string> seccompAllowedSyscalls() {
   std::vector<std::string> out(std::begin(Unconditional), std::end(Unconditional));
-  for (const char *n :
-       {"mmap", "mprotect", "clone", "tgkill", "fcntl", "lseek", "madvise", "prctl", "prlimit64"})
+  for (const char *n : {"mmap", "mprotect", "clone", "tgkill", "fcntl", "lseek", "madvise", "prctl",
+                        "prlimit64", "sendmsg", "recvmsg", "sendto", "recvfrom"})
     out.emplace_back(n);
   return out;
 }
@@ -170,6 +170,15 @@ Status installSeccompFilter(const SeccompOptions &options) {
     if (nr != __NR_SCMP_ERROR &&
         (rc = seccomp_rule_add(c.ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0)) < 0)
       return fail("clone3", rc);
+  }
+  // Messages on the channel, without MSG_OOB: out-of-band data on Unix
+  // sockets has been a source of kernel bugs reachable from sandboxes
+  // (CVE-2025-38236), and the protocol never sends it.
+  for (auto [name, flagsArg] : {std::pair{"sendmsg", 2u}, std::pair{"recvmsg", 2u},
+                                std::pair{"sendto", 3u}, std::pair{"recvfrom", 3u}}) {
+    scmp_arg_cmp noOob = {flagsArg, SCMP_CMP_MASKED_EQ, MSG_OOB, 0};
+    if (Status s = allow(name, 1, &noOob); !s)
+      return s;
   }
   // Signals to our own threads only (raise, abort, thread cancellation).
   {

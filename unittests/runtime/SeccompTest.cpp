@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -366,6 +367,40 @@ TEST(Seccomp, CudaTransportAllowsIoctlOnTheDriverDescriptorsOnly) {
   EXPECT_EQ(ioctlRefusals(0), 2); // allowed on the read end only
   EXPECT_EQ(ioctlRefusals(1), 1); // allowed on the write end only
 }
+
+// In a locked-down child holding a socket pair: 0 when the channel's
+// messages go through and MSG_OOB is refused in each of the four calls.
+int outOfBandRefusals() {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0)
+      ::_exit(100);
+    SeccompOptions so;
+    so.selfPid = ::getpid();
+    RlimitConfig rl;
+    rl.addressSpaceBytes = 1ull << 32;
+    if (!applyLockdown(rl, DefaultWorkerUid, {fds[0], fds[1]}, so, "test"))
+      ::_exit(101);
+    char byte = 'x';
+    struct iovec io = {&byte, 1};
+    struct msghdr msg = {};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    if (::send(fds[0], &byte, 1, 0) != 1 || ::recv(fds[1], &byte, 1, 0) != 1 ||
+        ::sendmsg(fds[0], &msg, 0) != 1 || ::recvmsg(fds[1], &msg, 0) != 1)
+      ::_exit(102);
+    ::_exit(refusedWith(::send(fds[0], &byte, 1, MSG_OOB), EPERM) |
+            refusedWith(::sendmsg(fds[0], &msg, MSG_OOB), EPERM) << 2 |
+            refusedWith(::recv(fds[1], &byte, 1, MSG_OOB | MSG_DONTWAIT), EPERM) << 4 |
+            refusedWith(::recvmsg(fds[1], &msg, MSG_OOB | MSG_DONTWAIT), EPERM) << 6);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return exitCode(status);
+}
+
+TEST(Seccomp, MessagesButNotOutOfBandData) { EXPECT_EQ(outOfBandRefusals(), 0); }
 
 TEST(Seccomp, AllowListIsNamed) {
   std::vector<std::string> names = seccompAllowedSyscalls();
