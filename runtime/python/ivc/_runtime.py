@@ -54,6 +54,9 @@ class SandboxConfig:
     channel_spin_us: int = 50
     torch_threads: int = 0  # 0: the host's torch.get_num_threads()
     max_jobs_per_worker: int = 10000
+    # workers one trace may hold at once (one per ISOLATE mediator; each its
+    # own limits, so this bounds what one request takes)
+    max_workers_per_trace: int = 16
     seccomp_trace: bool = False
     allow_jit: bool = True  # executable memory for oneDNN; False: W^X, oneDNN off
     # the user a worker started as root runs as once locked down (nobody; 0 keeps root)
@@ -483,6 +486,12 @@ class Runtime:
             if not self.sandbox.allow_isolate:
                 raise SandboxUnavailable(f"policy '{self.sandbox.policy_name}' does not allow "
                                          "isolated execution")
+            isolated = tier_of.count("isolate")
+            if isolated > self.sandbox.max_workers_per_trace:
+                raise PlanError(f"trace {t.index} runs {isolated} mediators ISOLATE, each in a "
+                                f"worker of its own, over the sandbox's max_workers_per_trace "
+                                f"({self.sandbox.max_workers_per_trace}); split it into "
+                                f"several traces")
             self._require_sandbox()
         args, rows, total = _batch(list(inputs), t.mediators)
         key, modules, paths, params, config = _model_tree(model)

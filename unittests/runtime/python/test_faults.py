@@ -88,6 +88,20 @@ class Faults(unittest.TestCase):
         self.assertIsNone(r.mediators[1].error)
         return r.mediators[0].error, r
 
+    def test_a_trace_holds_at_most_max_workers_per_trace(self):
+        # Each ISOLATE mediator holds a worker, with limits of its own, until
+        # the trace ends: past the cap, nothing starts.
+        rt = ivc.Runtime(ivc.SandboxConfig(max_workers_per_trace=2), pool_size=1)
+        self.addCleanup(rt.close)
+        p = plan(*[mediator(f"x{i} = model.lm_head.output.save()\n", kind="invoke",
+                            saves=[f"x{i}"]) for i in range(3)])
+        ids = [tokens(batch=1)] * 3
+        with self.assertRaisesRegex(ivc.PlanError, "3 mediators ISOLATE.*max_workers_per_trace"):
+            rt.run(p, self.model, ids, tiers=dict.fromkeys(range(3), "isolate"))
+        self.assertEqual(rt.stats()["spawned"] + rt.stats()["forked"], 0)
+        r = rt.run(p, self.model, ids, tiers={0: "isolate", 1: "isolate", 2: "fast"})
+        self.assertTrue(torch.equal(r["x0"], r["x2"]))
+
     def test_user_exception_is_reraised_with_its_location(self):
         src = """
             h = model.transformer.h[0].output[0]
