@@ -95,6 +95,22 @@ def storage_of(t):
     return t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
 
 
+def _kept_tensors(modules, params):
+    """The tensors the model keeps from one forward to the next: parameters
+    and buffers, and tensors its modules hold as plain attributes, alone or
+    in a list, tuple or dict (a rotary embedding's cached cos and sin)."""
+    yield from params.values()
+    for module in modules.values():
+        for value in vars(module).values():
+            if isinstance(value, dict):
+                value = value.values()
+            elif not isinstance(value, (list, tuple)):
+                value = (value,)
+            for v in value:
+                if isinstance(v, torch.Tensor):
+                    yield v
+
+
 def unalias(value, owned):
     """`value` with every tensor that views the model's own memory (a
     parameter's or buffer's storage, as a rotary embedding's cached cos
@@ -191,8 +207,8 @@ class Interleaver:
         self.trace_index = trace_index
         self.modules = modules
         self.params = params
-        # The memory of the model's parameters and buffers, by address.
-        self.owned = {storage_of(p).data_ptr() for p in params.values() if p.numel()}
+        self.owned = {storage_of(t).data_ptr() for t in _kept_tensors(modules, params)
+                      if t.numel()}
         self.started = {}
         self.finished = {}
         self.waiting = {}

@@ -159,11 +159,16 @@ class Concurrency(unittest.TestCase):
 
 
 class CachedTable(torch.nn.Module):
-    """Returns a view of its buffer, as rotary embeddings' caches do."""
+    """Returns a view of its buffer, or of a tensor it keeps as a plain
+    attribute, as rotary embeddings' caches do."""
 
-    def __init__(self):
+    def __init__(self, buffer=True):
         super().__init__()
-        self.register_buffer("table", torch.linspace(0, 1, 16 * 4).reshape(16, 4))
+        table = torch.linspace(0, 1, 16 * 4).reshape(16, 4)
+        if buffer:
+            self.register_buffer("table", table)
+        else:
+            self.table = table
         self.original = self.table.clone()
 
     def forward(self, n):
@@ -171,11 +176,11 @@ class CachedTable(torch.nn.Module):
 
 
 class CachedSlices(torch.nn.Module):
-    def __init__(self):
+    def __init__(self, buffer=True):
         super().__init__()
         torch.manual_seed(0)
         self.embed = torch.nn.Embedding(16, 4)
-        self.cached = CachedTable()
+        self.cached = CachedTable(buffer)
         self.mix = torch.nn.Identity()
         self.head = torch.nn.Linear(4, 16)
         self.register_buffer("bias", torch.ones(6, 4))
@@ -343,10 +348,15 @@ class Semantics(unittest.TestCase):
         self.assertTrue(torch.equal(r["logits"], self.model(self.ids).detach()))
 
     def test_activations_that_view_the_models_memory_are_copies(self):
-        # A rotary embedding returns slices of its cached buffer, and the
-        # next module is given one as its input: updating either in place
-        # changes this trace only, never the shared model.
-        model = CachedSlices()
+        # A rotary embedding returns slices of its cached buffer (or of a
+        # tensor it keeps as a plain attribute), and the next module is given
+        # one as its input: updating either in place changes this trace
+        # only, never the shared model.
+        for buffer in (True, False):
+            with self.subTest(buffer=buffer):
+                self.check_edits_stay_in_the_trace(CachedSlices(buffer))
+
+    def check_edits_stay_in_the_trace(self, model):
         ids = torch.arange(6).reshape(1, 6)
         clean = model(ids).detach()
         p = plan(mediator("""
