@@ -68,6 +68,32 @@ std::span<Op *> statementHeader(const Op *stmt) {
   return {begin, it};
 }
 
+const Op *keywordArgument(const Op &call, std::string_view name) {
+  for (size_t i = 1; i < call.operands.size(); ++i)
+    if (const Op *a = call.operand(i); a && a->is(OpKind::Keyword) && a->text == name)
+      return a->operand(0);
+  return nullptr;
+}
+
+const Op *positionalArgument(const Op &call, size_t i) {
+  size_t seen = 0;
+  for (size_t k = 1; k < call.operands.size(); ++k) {
+    const Op *a = call.operand(k);
+    if (!a || a->is(OpKind::Keyword) || a->is(OpKind::KwSplat))
+      continue;
+    if (a->is(OpKind::Starred))
+      return nullptr; // positions after *args are unknown
+    if (seen++ == i)
+      return a;
+  }
+  return nullptr;
+}
+
+const Op *argument(const Op &call, size_t i, std::string_view name) {
+  const Op *a = keywordArgument(call, name);
+  return a ? a : positionalArgument(call, i);
+}
+
 std::vector<const Op *> returnsOf(const Op &function) {
   std::vector<const Op *> out;
   std::vector<const Region *> work;

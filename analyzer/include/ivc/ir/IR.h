@@ -88,6 +88,13 @@ std::span<Op *> statementHeader(const Op *stmt);
 /// classes nested in it (a lambda's body is one).
 std::vector<const Op *> returnsOf(const Op &function);
 
+/// The value of a call's keyword argument `name`, or null.
+const Op *keywordArgument(const Op &call, std::string_view name);
+/// A call's positional argument `i`, or null (also past a `*args`).
+const Op *positionalArgument(const Op &call, size_t i);
+/// A call's argument `i` by position, or its keyword argument `name`.
+const Op *argument(const Op &call, size_t i, std::string_view name);
+
 /// A lowered module. Owns every op and region of its IR. Strings point either
 /// into the module's arena or into the SourceFile it was lowered from, which
 /// must outlive it (frontend::ParsedFile keeps the two together).

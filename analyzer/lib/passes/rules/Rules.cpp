@@ -57,32 +57,6 @@ std::string quotedSource(RuleContext &ctx, const ir::Op &op) {
   return "'" + shortSource(ctx, op) + "'";
 }
 
-const ir::Op *keywordArgument(const ir::Op &call, std::string_view name) {
-  for (size_t i = 1; i < call.operands.size(); ++i)
-    if (const ir::Op *a = call.operand(i); a && a->is(ir::OpKind::Keyword) && a->text == name)
-      return a->operand(0);
-  return nullptr;
-}
-
-const ir::Op *positionalArgument(const ir::Op &call, size_t i) {
-  size_t seen = 0;
-  for (size_t k = 1; k < call.operands.size(); ++k) {
-    const ir::Op *a = call.operand(k);
-    if (!a || a->is(ir::OpKind::Keyword) || a->is(ir::OpKind::KwSplat))
-      continue;
-    if (a->is(ir::OpKind::Starred))
-      return nullptr; // positions after *args are unknown
-    if (seen++ == i)
-      return a;
-  }
-  return nullptr;
-}
-
-const ir::Op *argument(const ir::Op &call, size_t i, std::string_view name) {
-  const ir::Op *a = keywordArgument(call, name);
-  return a ? a : positionalArgument(call, i);
-}
-
 std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op) {
   if (!op)
     return std::nullopt;

@@ -77,12 +77,9 @@ bool mayHoldTensor(ValueKind k);
 std::string shortSource(RuleContext &ctx, const ir::Op &op);
 /// The same in quotes.
 std::string quotedSource(RuleContext &ctx, const ir::Op &op);
-/// The value of a call's keyword argument `name`, or null.
-const ir::Op *keywordArgument(const ir::Op &call, std::string_view name);
-/// A call's positional argument `i`, or null (also past a `*args`).
-const ir::Op *positionalArgument(const ir::Op &call, size_t i);
-/// A call's argument `i` by position, or its keyword argument `name`.
-const ir::Op *argument(const ir::Op &call, size_t i, std::string_view name);
+using ir::argument;
+using ir::keywordArgument;
+using ir::positionalArgument;
 /// A known string value of `op`, if it has exactly one.
 std::optional<std::string_view> knownString(RuleContext &ctx, const ir::Op *op);
 /// Whether a qualified name is reported by the reference rules already
