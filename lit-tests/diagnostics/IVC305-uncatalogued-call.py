@@ -7,6 +7,7 @@
 # RUN: %ivc check --verify %s
 import json
 import math
+import numpy as np
 import random
 import torch
 
@@ -36,3 +37,17 @@ with model.trace("The Eiffel Tower is in") as tracer:
     parts.append("c".upper())
     mean = hidden.mean(dim=1).save()
     count = len(parts) + max(1, 2)
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    # A configuration value is a number: its methods are a number's
+    # (`bit_length` yes, `to_bytes` no), never a module's call.
+    width = model.config.n_embd.bit_length()
+    wide = model.config.n_embd.to_bytes(2**31, "big")  # expected-remark {{calls '<number>.to_bytes'}}
+    # A list's methods on what is typed a tensor alone (numpy returns a
+    # list from `split`) are not confirmed; on a name bound to a list
+    # before it is stacked, they are.
+    halves = np.split(np.zeros(4), 2)
+    halves.extend(halves)  # expected-remark {{calls 'torch.Tensor.extend'}}
+    rows = []
+    rows.append(model.transformer.h[0].output[0])
+    rows = torch.stack(rows)

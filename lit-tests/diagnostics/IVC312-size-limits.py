@@ -178,3 +178,15 @@ def chosen_sizes():
         fine = (torch.bincount(top.flatten()).sum() + torch.bincount(h.topk(2).indices.flatten()).sum() +
                 np.pad(np.zeros(4), 2).sum() + torch.hsplit(torch.zeros(8), 4)[0].sum() +
                 np.histogram(np.zeros(4), bins=16)[0].sum())
+
+
+# A list bound to what ivc cannot count as well (a function's list) still
+# counts what the loop appends, and that alone is too much.
+def appended_beside_unknown():
+    with model.trace("The Eiffel Tower is in"):
+        z = torch.zeros(2**14)
+        pieces = []
+        pieces = np.split(np.zeros(4), 2)
+        for _ in range(2**16):
+            pieces.append(z)
+        k = torch.cat(pieces)  # expected-remark {{'torch.cat(pieces)' makes a tensor of}}

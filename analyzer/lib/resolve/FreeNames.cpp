@@ -76,7 +76,9 @@ std::optional<std::string> ValueAnalysis::modelAlias(const Symbol &s) {
   std::vector<std::string_view> segments;
   const Op *o = b.value;
   for (; o && !o->is(OpKind::Name); o = o->operand(0)) {
-    if (o->is(OpKind::Attribute))
+    // Never a private or special attribute: `model.__class__.__init__`
+    // leads to the runtime's own globals.
+    if (o->is(OpKind::Attribute) && !o->text.starts_with("_"))
       segments.push_back(o->text);
     else if (o->is(OpKind::Subscript) && o->operand(1) && o->operand(1)->is(OpKind::Int) &&
              o->operand(1)->text.find_first_not_of("0123456789") == std::string_view::npos)
@@ -89,14 +91,24 @@ std::optional<std::string> ValueAnalysis::modelAlias(const Symbol &s) {
   if (const Symbol *root = scopes_.resolve(o).symbol;
       root && !llvm::is_contained(traces_.modelSymbols, root))
     return std::nullopt;
-  // A submodule or a configuration value: not an activation, a weight or a
-  // method.
-  if (!llvm::all_of(valuesOf(b.value), [](const Value &v) { return v.kind == ValueKind::Envoy; }))
+  // A submodule, the configuration or one of its values: not an
+  // activation, a weight or a method.
+  if (!isConfigValue(b.value) &&
+      !llvm::all_of(valuesOf(b.value), [](const Value &v) { return v.kind == ValueKind::Envoy; }))
     return std::nullopt;
   std::string path;
   for (auto it = segments.rbegin(); it != segments.rend(); ++it)
     path += (path.empty() ? "" : ".") + std::string(*it);
   return path;
+}
+
+bool ValueAnalysis::isConfigValue(const Op *op) {
+  if (!op || !op->is(OpKind::Attribute) || op->text.starts_with("_"))
+    return false;
+  const ValueSet &base = valuesOf(op->operand(0));
+  return !base.empty() && llvm::all_of(base, [](const Value &v) {
+    return v.kind == ValueKind::Envoy && v.text == "config";
+  });
 }
 
 std::optional<std::string_view> ValueAnalysis::importedModule(const Symbol &s) {

@@ -56,7 +56,11 @@ ValueSet ValueAnalysis::ofAttribute(const Op *op) {
                          save(std::string(base.text) + "." + std::string(attr)), base.op));
       break;
     case ValueKind::Envoy:
-      if (isOneOf(attr, {"output", "input", "inputs"})) {
+      if (base.text == "config" && !attr.starts_with("_")) {
+        // A value of the model's configuration: a runtime gives numbers,
+        // booleans and None alone (runtime/python/ivc/_mediator.py).
+        addValue(out, make(ValueKind::Number));
+      } else if (isOneOf(attr, {"output", "input", "inputs"})) {
         addValue(out, make(ValueKind::Activation, base.text, const_cast<Op *>(op)));
       } else if (isOneOf(attr, {"weight", "bias"})) {
         addValue(out, make(ValueKind::Tensor));

@@ -138,12 +138,14 @@ def _own_random(seed):
 
 
 def _alias_target(envoy, path):
-    """What a path from the model names: a submodule, a parameter, or an
-    attribute of the model's configuration."""
+    """What a path from the model names: a submodule, a parameter, the
+    configuration or one of its values; nothing else (a plan is checked
+    for private names already)."""
     value = envoy
     for part in path.split(".") if path else ():
-        value = value[int(part)] if part.isdigit() and not isinstance(value, Envoy) \
-            else getattr(value, part)
+        if not isinstance(value, (Envoy, ModelConfig)) or part.startswith("_"):
+            raise AttributeError(f"a name for part of the model cannot reach {path!r}")
+        value = getattr(value, part)
     return value
 
 
@@ -170,33 +172,27 @@ class Tree:
             names.sort(key=lambda n: (0, int(n)) if n.isdigit() else (1, n))
 
 
-def _frozen(value):
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict):
-        return types.MappingProxyType({k: _frozen(v) for k, v in value.items()})
-    return value
-
-
 class ModelConfig:
-    """The plain values of the model's configuration (`model.config`), read
-    only: one copy serves every trace on the model."""
+    """The numbers of the model's configuration (`model.config.n_layer`),
+    read only: one copy serves every trace on the model."""
 
     __slots__ = ("_values",)
 
     def __init__(self, values):
-        object.__setattr__(self, "_values", dict(values))
+        numbers = {k: v for k, v in values.items()
+                   if type(v) in (int, float, bool, type(None)) and not k.startswith("_")}
+        object.__setattr__(self, "_values", types.MappingProxyType(numbers))
 
     def __getattr__(self, name):
         if name.startswith("_") or name not in self._values:
-            raise AttributeError(f"the model's config has no plain value {name!r}")
-        return _frozen(self._values[name])
+            raise AttributeError(f"the model's config has no number {name!r}")
+        return self._values[name]
 
     def __setattr__(self, name, value):
         raise AttributeError("the model's config is read only")
 
     def to_dict(self):
-        return {k: self.__getattr__(k) for k in self._values}
+        return dict(self._values)
 
     def __repr__(self):
         return f"<model config: {', '.join(sorted(self._values))}>"

@@ -131,11 +131,13 @@ def _model_aliases(m, free_names, where):
     path dotted names and indices ("transformer.h.1", "config.n_layer")."""
     aliases = _need(m, "model_aliases", dict, where, default={})
     for name, path in aliases.items():
+        # (Never through a private or special attribute: `__class__` leads
+        # out of the model.)
         if (not isinstance(path, str) or not name.isidentifier() or keyword.iskeyword(name) or
-                name in free_names or not all(p.isidentifier() or p.isdigit()
-                                              for p in path.split(".") if path)):
+                name in free_names or not all((p.isidentifier() and not p.startswith("_")) or
+                                              p.isdigit() for p in path.split(".") if path)):
             raise PlanError(f"{where}.model_aliases: {name!r} is not a name apart from the free "
-                            f"names bound to a dotted path")
+                            f"names bound to a dotted path of public names")
     return dict(aliases)
 
 

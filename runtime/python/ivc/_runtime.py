@@ -188,26 +188,8 @@ class TraceResult:
         return f"<TraceResult saves={sorted(self.saves)} errors={len(self.errors)}>"
 
 
-_PLAIN = (type(None), bool, int, float, str)
-_NOT_PLAIN = object()
-
-
-def _plain(value, depth=0):
-    """`value` when it is plain data (lists as tuples), else _NOT_PLAIN."""
-    if type(value) in _PLAIN:
-        return value if type(value) is not str or len(value) <= 4096 else _NOT_PLAIN
-    if depth >= 2 or type(value) not in (list, tuple, dict) or len(value) > 1024:
-        return _NOT_PLAIN
-    if type(value) is dict:
-        items = {k: _plain(v, depth + 1) for k, v in value.items() if type(k) in _PLAIN}
-        ok = len(items) == len(value) and _NOT_PLAIN not in items.values()
-        return items if ok else _NOT_PLAIN
-    items = tuple(_plain(v, depth + 1) for v in value)
-    return _NOT_PLAIN if _NOT_PLAIN in items else items
-
-
 def _model_config(model):
-    """The plain values of the model's configuration (`model.config.n_layer`),
+    """The numbers of the model's configuration (`model.config.n_layer`),
     aliases included (`num_hidden_layers`), or None when it has none."""
     config = getattr(model, "config", None)
     to_dict = getattr(config, "to_dict", None)
@@ -217,11 +199,9 @@ def _model_config(model):
         return None
     if not isinstance(raw, dict):
         return None
-    values = {}
-    for name, value in raw.items():
-        if isinstance(name, str) and name.isidentifier() and not name.startswith("_"):
-            if (plain := _plain(value)) is not _NOT_PLAIN:
-                values[name] = plain
+    values = {name: value for name, value in raw.items()
+              if isinstance(name, str) and name.isidentifier() and not name.startswith("_") and
+              type(value) in (int, float, bool, type(None))}
     aliases = getattr(config, "attribute_map", None)
     for alias, name in (aliases.items() if isinstance(aliases, dict) else ()):
         if isinstance(alias, str) and alias.isidentifier() and name in values:

@@ -219,7 +219,7 @@ def run(ids):
     with model.trace(ids):
         h = block.output[0].save()
         logits = head.output.save()
-        sizes = torch.tensor([width, layers, len(model.config.names)]).save()
+        sizes = torch.tensor([width, layers, model.config.n_layer * 2]).save()
 """
 
 
@@ -433,17 +433,34 @@ with model.trace(ids) as tracer:
             self.assertEqual(r.mediators[0].error, None, tier)
             self.assertTrue(torch.equal(r["h"], expected["transformer.h.1"][0]), tier)
             self.assertTrue(torch.equal(r["logits"], expected["lm_head"]), tier)
-            self.assertEqual(r["sizes"].tolist(), [32, 2, 3], tier)
-        # Only plain values are copied, and the copy is read only.
-        r = self.rt.run(ivc.compile("with model.trace(ids):\n    x = model.config.loader\n"),
+            self.assertEqual(r["sizes"].tolist(), [32, 2, 4], tier)
+        # Only numbers are copied (the analysis types config values as
+        # numbers), and the copy is read only.
+        r = self.rt.run(ivc.compile("with model.trace(ids):\n    x = model.config.names\n"),
                         model, [self.ids], {"ids": self.ids}, raise_errors=False)
-        self.assertIn("no plain value 'loader'", str(r.mediators[0].error))
-        config = ivc._mediator.ModelConfig({"names": ["a"], "ids": {"a": [1]}})
+        self.assertIn("no number 'names'", str(r.mediators[0].error))
+        config = ivc._mediator.ModelConfig({"n": 2, "names": ["a"]})
         with self.assertRaises(AttributeError):
-            config.names = ()
-        self.assertEqual(config.names, ("a",))
+            config.n = 3
         with self.assertRaises(TypeError):
-            config.ids["b"] = 2
+            config._values["n"] = 3  # (a body cannot name it; an alias cannot reach it)
+        self.assertEqual((config.n, config.to_dict()), (2, {"n": 2}))
+
+    def test_a_name_for_the_model_never_reaches_past_it(self):
+        # `model.__class__.__init__.__globals__` bound above the trace is no
+        # part of the model: the analysis makes it the caller's free name,
+        # and a plan that says otherwise is refused.
+        source = ("g = model.__class__.__init__.__globals__\n"
+                  "v = model.config._values\n"
+                  "with model.trace(ids):\n    s = g['os'].environ\n    w = v\n")
+        m = ivc.compile(source).trace(0).mediators[0]
+        self.assertEqual(m.model_aliases, {})
+        self.assertEqual(sorted(m.free_names), ["g", "v"])
+        for path in ("__class__.__init__.__globals__", "config._values", "transformer._modules"):
+            with self.assertRaisesRegex(ivc.PlanError, "public names"):
+                ivc.load_plan(plans.plan(plans.mediator("x = g\n", model_aliases={"g": path})))
+        with self.assertRaisesRegex(AttributeError, "cannot reach"):
+            ivc._mediator._alias_target(ivc._mediator.ModelConfig({"n": 2}), "n.real")
 
     def test_the_functions_unassigned_locals_are_unbound(self):
         plan = ivc.compile(UNASSIGNED, filename="unassigned.py")

@@ -158,6 +158,10 @@ public:
   /// one name every trace of the file takes the model by. A runtime binds
   /// such a name from the model it runs (a plan's `model_aliases`).
   std::optional<std::string> modelAlias(const Symbol &s);
+  /// Whether `op` reads a value of the model's configuration
+  /// (`model.config.n_layer`, `cfg.n_head` of `cfg = model.config`): a
+  /// number the model, not the caller, chose.
+  bool isConfigValue(const ir::Op *op);
   /// Whether `s` has a binding inside `range` (a mediator's body).
   bool boundWithin(const Symbol &s, const SourceRange &range);
   /// The values a function or lambda of this module returns.

@@ -149,6 +149,15 @@ struct Problem {
 };
 
 /// `call`: the call of the method, when it is called here (not handed on).
+/// Whether the receiver of the method `call` calls may also be a container
+/// the file made.
+bool alsoContainer(RuleContext &ctx, const Op &call) {
+  const Op *attr = call.operand(0);
+  return attr && attr->is(OpKind::Attribute) &&
+         llvm::any_of(ctx.valuesOf(attr->operand(0)),
+                      [](const Value &v) { return v.kind == ValueKind::Container; });
+}
+
 std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *call = nullptr) {
   std::string_view m = v.text;
   const OpCatalog &cat = ctx.m.catalog;
@@ -182,9 +191,11 @@ std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *c
       return std::nullopt;
     // A list's or dict's method torch.Tensor does not have, on a name also
     // bound to a list (`hs.append(h)` before `hs = torch.stack(hs)`): on a
-    // tensor it raises AttributeError before anything runs. (Not on an
-    // activation, which may be the model's own list or dict.)
-    if (v.receiver == ValueKind::Tensor &&
+    // tensor it raises AttributeError before anything runs, and on the list
+    // the container rules judge it. (Not on an activation, which may be the
+    // model's own list or dict, nor on what is typed a tensor alone, which
+    // may be a list a function returned: `np.split`.)
+    if (v.receiver == ValueKind::Tensor && call && alsoContainer(ctx, *call) &&
         isOneOf(m, {"append", "extend", "insert", "update", "keys", "items", "setdefault",
                     "popitem", "pop", "remove", "clear", "get", "copy", "index", "count",
                     "reverse"}))

@@ -473,7 +473,7 @@ std::optional<SizeLimit> bound(RuleContext &ctx, const Op *op, int depth) {
   case OpKind::Attribute: // `h.shape`; the model's configuration (`model.config.n_embd`)
     if (const Op *t = shapeOwner(op))
       return dimsOf(ctx, t, depth + 1);
-    if (llvm::all_of(ctx.valuesOf(op), [](const Value &v) { return v.kind == ValueKind::Envoy; }))
+    if (ctx.values.isConfigValue(op))
       return Length;
     return std::nullopt;
   case OpKind::Starred: // `*h.shape[:-1]`

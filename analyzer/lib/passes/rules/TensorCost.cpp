@@ -388,44 +388,44 @@ std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int dep
   if (!s || s->bindings.empty() || ctx.values.fromCaller(name))
     return std::nullopt;
   UseIndex &uses = ctx.values.uses();
+  // What ivc counts, and whether anything is left it cannot: then only a
+  // count already too large is an answer (`xs = np.split(...)` beside
+  // 2^16 appends of a 2^14-element z), and another name for the list adds
+  // nothing to what is unknown already.
   double n = 0;
+  bool uncounted = false;
   auto add = [&](std::optional<double> k, double times) {
     if (k)
       n += *k * times;
-    return k.has_value();
+    else
+      uncounted = true;
   };
   for (const Binding &b : s->bindings) {
     const Op *stmt = b.kind == Binding::Kind::AugAssign ? uses.userOf(b.site) : nullptr;
-    if (stmt && stmt->is(OpKind::AugAssign) && stmt->text == "+=") {
-      if (!add(listedElements(ctx, stmt->operand(1), depth + 1), timesRun(ctx, *stmt)))
-        return std::nullopt;
-    } else if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value) {
-      return std::nullopt;
-    } else if (const Op *added = concatenatedTo(ctx, b.value, s)) {
-      if (!add(listedElements(ctx, added, depth + 1), timesRun(ctx, *b.value)))
-        return std::nullopt;
-    } else if (!add(listedElements(ctx, b.value, depth + 1), 1)) {
-      return std::nullopt;
-    }
+    if (stmt && stmt->is(OpKind::AugAssign) && stmt->text == "+=")
+      add(listedElements(ctx, stmt->operand(1), depth + 1), timesRun(ctx, *stmt));
+    else if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value)
+      uncounted = true;
+    else if (const Op *added = concatenatedTo(ctx, b.value, s))
+      add(listedElements(ctx, added, depth + 1), timesRun(ctx, *b.value));
+    else
+      add(listedElements(ctx, b.value, depth + 1), 1);
   }
   for (const Op *read : uses.readsOf(s)) {
     const Op *attr = uses.userOf(read);
     const Op *call = attr && attr->is(OpKind::Attribute) ? uses.userOf(attr) : nullptr;
     bool called = call && call->is(OpKind::Call) && call->operand(0) == attr;
-    std::optional<double> added;
     if (called && attr->text == "append")
-      added = tensorElements(ctx, positionalArgument(*call, 0), depth + 1);
+      add(tensorElements(ctx, positionalArgument(*call, 0), depth + 1), timesRun(ctx, *call));
     else if (called && attr->text == "insert")
-      added = tensorElements(ctx, positionalArgument(*call, 1), depth + 1);
+      add(tensorElements(ctx, positionalArgument(*call, 1), depth + 1), timesRun(ctx, *call));
     else if (called && attr->text == "extend")
-      added = listedElements(ctx, positionalArgument(*call, 0), depth + 1);
-    else if (mayAlias(ctx, *read))
+      add(listedElements(ctx, positionalArgument(*call, 0), depth + 1), timesRun(ctx, *call));
+    else if (!uncounted && mayAlias(ctx, *read))
       return HUGE_VAL;
-    else
-      continue;
-    if (!add(added, timesRun(ctx, *call)))
-      return std::nullopt;
   }
+  if (uncounted && n <= MaxTensorElements)
+    return std::nullopt;
   return n;
 }
 
