@@ -65,18 +65,33 @@ StderrRelay::~StderrRelay() {
 void StderrRelay::loop() {
   using Clock = std::chrono::steady_clock;
   double tokens = double(limits_.burstBytes);
-  Clock::time_point last = Clock::now();
+  Clock::time_point last = Clock::now(), reported = last - std::chrono::seconds(1);
   uint64_t unreported = 0;
   bool midLine = false;
-  auto report = [&] {
-    if (unreported == 0)
+  // At most one line of ivc's own a second, counting what was dropped since.
+  auto report = [&](bool now) {
+    if (unreported == 0 || (!now && Clock::now() - reported < std::chrono::seconds(1)))
       return;
-    std::string line = std::string(midLine ? "\n" : "") + "ivc: dropped " + std::to_string(unreported) +
-                       " bytes of worker stderr (over " +
+    std::string line = std::string(midLine ? "\n" : "") + "ivc: dropped " +
+                       std::to_string(unreported) + " bytes of worker stderr (over " +
                        std::to_string(limits_.bytesPerSecond) + " bytes a second)\n";
     writeAll(sink_.get(), line.data(), line.size());
     unreported = 0;
     midLine = false;
+    reported = Clock::now();
+  };
+  // Every line a worker writes is marked as a worker's: one that reads
+  // like ivc's own (`ivc: ...`) is not.
+  std::string out;
+  auto pass = [&](const char *data, size_t n) {
+    out.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (!midLine)
+        out += WorkerPrefix;
+      out += data[i];
+      midLine = data[i] != '\n';
+    }
+    writeAll(sink_.get(), out.data(), out.size());
   };
   char buf[64 << 10];
   for (;;) {
@@ -91,7 +106,7 @@ void StderrRelay::loop() {
                                    double(limits_.bytesPerSecond));
     last = now;
     if (ready == 0) {
-      report();
+      report(false);
       continue;
     }
     if (fds[0].revents & (POLLIN | POLLHUP)) {
@@ -99,17 +114,15 @@ void StderrRelay::loop() {
       if (n > 0) {
         size_t passed = std::min(size_t(n), size_t(tokens));
         tokens -= double(passed);
-        if (passed > 0) {
-          report();
-          writeAll(sink_.get(), buf, passed);
-          midLine = buf[passed - 1] != '\n';
-        }
+        report(false);
+        if (passed > 0)
+          pass(buf, passed);
         unreported += size_t(n) - passed;
         droppedTotal_ += size_t(n) - passed;
       }
     }
     if (fds[1].revents & POLLIN) {
-      report();
+      report(true);
       return;
     }
   }

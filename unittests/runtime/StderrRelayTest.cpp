@@ -37,19 +37,20 @@ void writeAll(int fd, const std::string &data) {
 
 } // namespace
 
-TEST(StderrRelay, PassesWhatFitsTheBurstUnchanged) {
+TEST(StderrRelay, PassesWhatFitsTheBurstMarkedAsAWorkers) {
   Sink sink;
   {
     Result<std::unique_ptr<StderrRelay>> relay = StderrRelay::start(sink.fd.get(), {});
     ASSERT_TRUE(relay) << relay.error().message;
-    writeAll((*relay)->writeFd(), "worker: first line\n");
-    writeAll((*relay)->writeFd(), "worker: second line\n");
+    writeAll((*relay)->writeFd(), "first line\nivc: forged");
+    writeAll((*relay)->writeFd(), " line\n");
     // A relay stopping drops what it has not read yet: wait for the sink.
-    for (int i = 0; i < 500 && sink.text().size() < 39; ++i)
+    for (int i = 0; i < 500 && sink.text().size() < 45; ++i)
       ::usleep(2000);
     EXPECT_EQ((*relay)->dropped(), 0u);
   }
-  EXPECT_EQ(sink.text(), "worker: first line\nworker: second line\n");
+  // Every line marked as a worker's, however the writes cut it.
+  EXPECT_EQ(sink.text(), "[worker] first line\n[worker] ivc: forged line\n");
 }
 
 TEST(StderrRelay, DropsAFloodAndSaysHowMuch) {
@@ -67,12 +68,36 @@ TEST(StderrRelay, DropsAFloodAndSaysHowMuch) {
     dropped = (*relay)->dropped();
   }
   std::string text = sink.text();
-  size_t passed = text.find('\n');
-  ASSERT_NE(passed, std::string::npos) << text.size();
+  ASSERT_EQ(text.rfind("[worker] ", 0), 0u);
+  size_t passed = text.find('\n') - 9;
+  ASSERT_NE(text.find('\n'), std::string::npos) << text.size();
   // The burst, and what a second's trickle adds while the test waits.
   EXPECT_GE(passed, 1000u);
   EXPECT_LE(passed, 4000u);
   EXPECT_GE(dropped, kFlood - 4000);
   EXPECT_NE(text.find("ivc: dropped "), std::string::npos) << text.substr(passed);
   EXPECT_NE(text.find(" bytes of worker stderr (over 1000 bytes a second)"), std::string::npos);
+}
+
+TEST(StderrRelay, SaysWhatItDroppedAtMostOnceASecond) {
+  Sink sink;
+  {
+    Result<std::unique_ptr<StderrRelay>> relay =
+        StderrRelay::start(sink.fd.get(), {.burstBytes = 100, .bytesPerSecond = 4000});
+    ASSERT_TRUE(relay) << relay.error().message;
+    // A steady flood over 2.5 s: a few bytes pass at every read as the
+    // bucket refills, and each read drops some.
+    for (int i = 0; i < 250; ++i) {
+      writeAll((*relay)->writeFd(), std::string(4000, 'y'));
+      ::usleep(10000);
+    }
+  }
+  std::string text = sink.text();
+  size_t notices = 0;
+  for (size_t at = text.find("ivc: dropped "); at != std::string::npos;
+       at = text.find("ivc: dropped ", at + 1))
+    ++notices;
+  EXPECT_GE(notices, 2u);
+  EXPECT_LE(notices, 4u);
+  EXPECT_LT(text.size(), 16000u); // 100 + 2.5 s of 4000, marks and notices
 }

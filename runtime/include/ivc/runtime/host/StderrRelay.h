@@ -4,8 +4,9 @@
 // host's stderr (or the sink the embedder chose) through a token bucket, so
 // a worker that writes without end costs the host's log at most a burst and
 // then a trickle; what is over is dropped and counted in a line of ivc's
-// own. Draining never stops, so a worker never blocks on a full pipe while
-// the host's sink keeps up.
+// own, at most one a second. Every line a worker writes starts with
+// "[worker] ", so none passes for the host's own. Draining never stops,
+// so a worker never blocks on a full pipe while the host's sink keeps up.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_RUNTIME_HOST_STDERRRELAY_H
@@ -17,12 +18,16 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <string_view>
 #include <thread>
 
 namespace ivc::runtime {
 
 class StderrRelay {
 public:
+  /// What starts every line a worker writes.
+  static constexpr std::string_view WorkerPrefix = "[worker] ";
+
   struct Limits {
     size_t burstBytes = 256 << 10;
     size_t bytesPerSecond = 16 << 10;
