@@ -297,73 +297,85 @@ class Interleaver:
         return None
 
     def drive(self, m):
-        """Processes m's messages until it waits on a hook or a barrier, or ends."""
+        """Processes m's messages until it waits on a hook or a barrier, or
+        ends. A worker's link is charged the host's time on them, less the
+        time it waits on the worker (charged already)."""
+        charge = getattr(m.link, "charge", None)
         while not m.done:
             try:
                 msg = m.link.recv()
-                kind = msg[0]
-                self._apply_mutations(m, msg[-1] if kind != "need" else [])
             except (WorkerError, MediatorStopped) as e:
                 self._fail(m, e)
                 return
-            if kind == "end":
-                try:
-                    m.saves = own(msg[1])
-                except Exception as e:  # noqa: BLE001
-                    self._fail(m, ProtocolViolation(f"saves: {e}"))
-                    return
-                m.done = m.clean = True
-                return
-            if kind == "exception":
-                m.error = rebuild_exception(msg[1], msg[2], msg[3], msg[4], m, self.trace_index)
-                m.done = True
-                return
-            if kind == "log":
-                m.log_bytes += len(msg[1])
-                if m.log_bytes <= MAX_LOG_BYTES:
-                    m.logs.append(msg[1])
-                elif m.log_bytes - len(msg[1]) <= MAX_LOG_BYTES:
-                    m.logs.append(f"[ivc: logs of mediator {m.index} cut at {MAX_LOG_BYTES} bytes]")
-                if not self._reply(m, ("ok",)):
-                    return
-                continue
-            if kind == "stop":
-                self.stopped = True
-                if not self._reply(m, ("ok",)):
-                    return
-                continue
-            if kind == "barrier":
-                self._barrier(m, msg[1], msg[2], msg[3])
-                return
-            # request, swap, skip
-            path = msg[1]
-            if kind == "request" and msg[2] == "param":
-                param = self.params.get(path)
-                if param is None:
-                    ok = self._error(m, "AttributeError", f"the model has no parameter '{path}'")
-                else:
-                    ok = self._deliver(m, param.detach().clone(), live=False)
-                if not ok:
-                    return
-                continue
-            if kind == "skip":
-                what, call, payload = "skip", msg[2], msg[3]
+            # (A barrier's release drives the others: their time is theirs.)
+            if charge is None or msg[0] == "barrier":
+                go_on = self._handle(m, msg)
             else:
-                what, call = msg[2], msg[3]
-                payload = msg[4] if kind == "swap" else None
-            stage = self._stage(kind, what)
-            problem = self._check(path, stage, call)
-            if problem is not None:
-                if not self._error(m, *problem):
-                    return
-                continue
-            event = (kind, path, stage, call, (what, payload))
-            if self.current == (path, stage, call):
-                if not self._serve(m, event):
-                    return
-                continue
-            self._park(m, event)
-            return
+                begun, waited = time.monotonic(), m.link.waited_s
+                try:
+                    go_on = self._handle(m, msg)
+                finally:
+                    charge(max(0.0, time.monotonic() - begun - (m.link.waited_s - waited)))
+            if not go_on:
+                return
+
+    def _handle(self, m, msg):
+        """Acts on one of m's messages; False when m stops being driven (it
+        ended, failed, or waits)."""
+        kind = msg[0]
+        try:
+            self._apply_mutations(m, msg[-1] if kind != "need" else [])
+        except (WorkerError, MediatorStopped) as e:
+            self._fail(m, e)
+            return False
+        if kind == "end":
+            try:
+                m.saves = own(msg[1])
+            except Exception as e:  # noqa: BLE001
+                self._fail(m, ProtocolViolation(f"saves: {e}"))
+                return False
+            m.done = m.clean = True
+            return False
+        if kind == "exception":
+            m.error = rebuild_exception(msg[1], msg[2], msg[3], msg[4], m, self.trace_index)
+            m.done = True
+            return False
+        if kind == "log":
+            m.log_bytes += len(msg[1])
+            if m.log_bytes <= MAX_LOG_BYTES:
+                m.logs.append(msg[1])
+            elif m.log_bytes - len(msg[1]) <= MAX_LOG_BYTES:
+                m.logs.append(f"[ivc: logs of mediator {m.index} cut at {MAX_LOG_BYTES} bytes]")
+            return bool(self._reply(m, ("ok",)))
+        if kind == "stop":
+            self.stopped = True
+            return bool(self._reply(m, ("ok",)))
+        if kind == "barrier":
+            self._barrier(m, msg[1], msg[2], msg[3])
+            return False
+        # request, swap, skip
+        path = msg[1]
+        if kind == "request" and msg[2] == "param":
+            param = self.params.get(path)
+            if param is None:
+                ok = self._error(m, "AttributeError", f"the model has no parameter '{path}'")
+            else:
+                ok = self._deliver(m, param.detach().clone(), live=False)
+            return bool(ok)
+        if kind == "skip":
+            what, call, payload = "skip", msg[2], msg[3]
+        else:
+            what, call = msg[2], msg[3]
+            payload = msg[4] if kind == "swap" else None
+        stage = self._stage(kind, what)
+        problem = self._check(path, stage, call)
+        if problem is not None:
+            return bool(self._error(m, *problem))
+        event = (kind, path, stage, call, (what, payload))
+        if self.current == (path, stage, call):
+            return bool(self._serve(m, event))
+        self._park(m, event)
+        return False
 
     def _serve(self, m, event):
         """Answers a pending event at its hook; False if m failed."""

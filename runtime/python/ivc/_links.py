@@ -305,6 +305,7 @@ class WorkerLink:
         self.killed_by_watchdog = False
         self.timeout_s = timeout_s
         self.budget_s = timeout_s
+        self.waited_s = 0.0  # time spent waiting on the worker, in all
         self.description = f"worker pid {worker.pid} ({worker.origin})"
 
     def start(self, job):
@@ -318,9 +319,18 @@ class WorkerLink:
 
     def _unwatch(self, started, ticket):
         """Ends it: charges its time to the budget."""
-        self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
+        waited = time.monotonic() - started
+        self.waited_s += waited
+        self.budget_s = max(0.0, self.budget_s - waited)
         if not self.runtime._pool.unwatch(ticket):
             self.killed_by_watchdog = True
+
+    def charge(self, seconds):
+        """Charges the host's work on the worker's messages (decoding them,
+        copying what they name, answering them) to its budget: a worker
+        that makes the host busy, message after message, runs out of time
+        as one that is busy itself does."""
+        self.budget_s = max(0.0, self.budget_s - seconds)
 
     def _announce(self, dropped=()):
         anns = self.worker.take_announcements()
@@ -375,8 +385,12 @@ class WorkerLink:
                 finally:
                     self._unwatch(started, ticket)
                 self.tensors.begin_message()
-                msg = _core.decode(data, self.tensors.import_)
-                kind = _protocol.check_mediator_message(msg)
+                decoding = time.monotonic()
+                try:
+                    msg = _core.decode(data, self.tensors.import_)
+                    kind = _protocol.check_mediator_message(msg)
+                finally:
+                    self.charge(time.monotonic() - decoding)
             except _core.ChannelTimeout:
                 self.worker.kill()
                 raise WorkerTimeout(f"{self.description} did not finish before its deadline "

@@ -31,6 +31,10 @@ from . import _core
 
 IN_PROCESS_SPACE = 0xFFFFFFFF
 ALIGN = 64
+# Tensors one worker message may name (saves of every layer's activations
+# fit many times over; a million descriptors of the same 4 bytes took the
+# host seconds to view).
+MAX_MESSAGE_TENSORS = 1 << 16
 
 DTYPES = {name: getattr(torch, name) for name in (
     "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8",
@@ -172,9 +176,23 @@ class HostArenaTensors:
         # must not cost a million copies.
         self._max_message_bytes = max_message_bytes
         self._message_bytes = 0
+        self._message_tensors = 0
 
     def begin_message(self):
         self._message_bytes = 0
+        self._message_tensors = 0
+
+    def _count(self, nbytes):
+        """Charges one descriptor of the message: each costs the host a view
+        (and what it keeps of it, a copy), however few bytes it names."""
+        self._message_tensors += 1
+        if self._message_tensors > MAX_MESSAGE_TENSORS:
+            raise _core.ProtocolError(
+                f"a message names more than {MAX_MESSAGE_TENSORS} tensors")
+        self._message_bytes += nbytes
+        if self._message_bytes > self._max_message_bytes:
+            raise _core.ProtocolError(
+                f"a message references more than {self._max_message_bytes} tensor bytes")
 
     def _base(self, space):
         base = self._bases.get(space)
@@ -207,12 +225,9 @@ class HostArenaTensors:
         """A view of bytes the worker wrote: valid until the host replies.
         The descriptor is hostile input: the range must lie inside a segment
         of this worker's arena and be aligned for the dtype."""
+        self._count(nbytes)
         if nbytes == 0:
             return _empty(dtype, shape)
-        self._message_bytes += nbytes
-        if self._message_bytes > self._max_message_bytes:
-            raise _core.ProtocolError(
-                f"a message references more than {self._max_message_bytes} tensor bytes")
         if offset % ITEMSIZE[dtype] or not self._worker.check_range(space, offset, nbytes):
             raise _core.ProtocolError(
                 f"tensor descriptor out of bounds: space {space}, offset {offset}, {nbytes} bytes")
@@ -454,12 +469,9 @@ class HostCudaTensors(HostArenaTensors):
     def import_(self, dtype, shape, space, offset, nbytes):
         if space not in CUDA_SPACES:
             return super().import_(dtype, shape, space, offset, nbytes)
+        self._count(nbytes)
         if nbytes == 0:
             return torch.empty(shape, dtype=DTYPES[dtype], device=self.device)
-        self._message_bytes += nbytes
-        if self._message_bytes > self._max_message_bytes:
-            raise _core.ProtocolError(
-                f"a message references more than {self._max_message_bytes} tensor bytes")
         if offset % ITEMSIZE[dtype] or not self._worker.cuda_check_range(space, offset, nbytes):
             raise _core.ProtocolError(
                 f"cuda tensor descriptor out of bounds: space {space}, offset {offset}, "

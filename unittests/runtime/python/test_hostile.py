@@ -19,6 +19,23 @@ FRAME = """
 def frame(payload, length=None):
     n = len(payload) if length is None else length
     return (0x31435649).to_bytes(4, "little") + n.to_bytes(4, "little") + payload
+
+def send_all(fd, data):
+    import os, time
+    data = memoryview(data)
+    while data:
+        try:
+            data = data[os.write(fd, data):]
+        except BlockingIOError:
+            time.sleep(0.001)
+
+def read_some(fd):
+    import os, time
+    while True:
+        try:
+            return os.read(fd, 1 << 20)
+        except BlockingIOError:
+            time.sleep(0.001)
 """
 
 SURVIVOR = mediator("survivor = model.lm_head.output.save()\n", kind="invoke",
@@ -122,6 +139,37 @@ class Hostile(unittest.TestCase):
                 "desc = lambda t: ('float32', (1,), 1, 0, 4)\n"
                 "os.write(fd, frame(c.encode(('end', {}, [(77, h)]), desc)))")
         self.assertViolation(self.attack(code), "unknown delivery 77")
+
+    def test_a_message_names_at_most_so_many_tensors(self):
+        # Each descriptor costs the host a view, however few bytes it names.
+        code = ("import ivc._core as c\n"
+                "d = lambda t: ('float32', (1,), 1, 0, 4)\n"
+                "send_all(fd, frame(c.encode(('end', {'x': [h] * 70000}, []), d)))")
+        self.assertViolation(self.attack(code), "more than 65536 tensors")
+
+    def test_the_hosts_work_on_a_workers_messages_is_charged_to_it(self):
+        # A swap the host refuses, sent again and again: waiting on the
+        # worker costs it almost nothing, but the host's viewing and
+        # refusing each message is charged, so its budget runs out.
+        rt = ivc.Runtime(ivc.SandboxConfig(block={"import": False, "network": False},
+                                           preload=["torch", "os", "ivc._worker"],
+                                           trace_timeout_s=1.0), pool_size=1)
+        self.addCleanup(rt.close)
+        source = ("import os, torch, ivc._worker, ivc._core as c\n"
+                  "x = model.transformer.h[0].output\n"
+                  "fd = ivc._worker.CHANNEL_FD\n"
+                  "d = lambda t: ('float32', (1,), 1, 0, 4)\n"
+                  "swap = frame(c.encode(('swap', 'transformer.h.0', 'output', 0, "
+                  "[torch.zeros(1)] * 60000, []), d))\n"
+                  "for _ in range(200):\n"
+                  "    send_all(fd, swap)\n"
+                  "    read_some(fd)\n"
+                  "os.write(fd, frame(c.encode(('end', {}, []), None)))\n")
+        p = plan(mediator(source, kind="invoke", definitions=[("frame", FRAME)]), SURVIVOR)
+        r = rt.run(p, self.model, [self.ids, self.ids], tiers={0: "isolate", 1: "isolate"},
+                   raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.WorkerTimeout)
+        self.assertIsNone(r.mediators[1].error)
 
     def test_mutation_of_something_other_than_a_tensor(self):
         # It fails its mediator only; the run and its peer go on.
