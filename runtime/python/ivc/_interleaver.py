@@ -23,7 +23,7 @@ import time
 import torch
 
 from ._errors import MediatorError, MediatorStopped, ProtocolViolation, WorkerError
-from ._mediator import _BUILTIN_ERRORS, _tensors_in
+from ._mediator import _BUILTIN_ERRORS, _tensors_in, is_free_kind
 
 
 class _EarlyStop(Exception):
@@ -431,8 +431,15 @@ class Interleaver:
             if p.done:
                 continue
             self._unpark(p)
-            if self._reply(p, ("release", {k: v for k, v in self.exports.items()
-                                           if k in p.unbound})):
+            given = {k: v for k, v in self.exports.items() if k in p.unbound}
+            # Of the kind the plan's verdict assumed, as a caller's value must be.
+            wrong = [k for k, v in given.items()
+                     if k in p.plan.free_types and not is_free_kind(v, p.plan.free_types[k])]
+            if wrong:
+                self._fail(p, MediatorError(
+                    f"a barrier gave {wrong[0]!r} a {type(given[wrong[0]]).__name__}, where the "
+                    f"plan's verdict assumed a {p.plan.free_types[wrong[0]]}"))
+            elif self._reply(p, ("release", given)):
                 self.drive(p)
 
     # -- hooks ------------------------------------------------------------

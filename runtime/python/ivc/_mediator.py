@@ -137,6 +137,20 @@ def _own_random(seed):
     return module
 
 
+def is_free_kind(value, kind):
+    """Whether a free name's value is of a plan's `free_types` kind (a bool
+    is no number, as the analyzer tells them apart)."""
+    if kind == "tensor":
+        return isinstance(value, torch.Tensor)
+    if kind == "number":
+        return isinstance(value, (int, float, complex)) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    return value is None
+
+
 def _alias_target(envoy, path):
     """What a path from the model names: a submodule, a parameter, the
     configuration or one of its values; nothing else (a plan is checked

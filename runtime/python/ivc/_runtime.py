@@ -310,20 +310,6 @@ def _storage_bytes(t):
         return t.numel() * t.element_size()
 
 
-def _is_kind(value, kind):
-    """Whether a caller's value is of a plan's `free_types` kind (a bool is
-    no number, as the analyzer tells them apart)."""
-    if kind == "tensor":
-        return isinstance(value, torch.Tensor)
-    if kind == "number":
-        return isinstance(value, (int, float, complex)) and not isinstance(value, bool)
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "bool":
-        return isinstance(value, bool)
-    return value is None
-
-
 class Runtime:
     """Executes plans. One per process is typical; it owns the worker pool.
 
@@ -563,7 +549,7 @@ class Runtime:
                                     f"elements over {_storage_bytes(tensor)} bytes (an "
                                     f"expanded view); pass a contiguous tensor (.contiguous())")
             kind = typed.get(k)
-            if kind and not _is_kind(v, kind):
+            if kind and not _mediator.is_free_kind(v, kind):
                 raise PlanError(f"the free name {k!r} is a {kind} to the analyzer; "
                                 f"it cannot be given a {type(v).__name__}")
         imports = {k: v.__name__ for k, v in values.items() if isinstance(v, types.ModuleType)}

@@ -113,6 +113,25 @@ class Hostile(unittest.TestCase):
             self.assertIsNone(r.mediators[1].error, tier)
             self.assertEqual(r["seen"], [3, 5, math.pi], tier)
 
+    def test_a_barrier_passes_only_values_of_the_kinds_the_plan_assumed(self):
+        # The peer's verdict rests on `n` being a number (`n * 4096`); a
+        # worker that gives it a string at the barrier fails that peer.
+        source = ("import os, ivc._worker, ivc._core as c\n"
+                  "h = model.transformer.h[0].output[0]\n"
+                  "os.write(ivc._worker.CHANNEL_FD, frame(c.encode(('barrier', 'barrier', 2, "
+                  "{'n': 'x' * 1024}, []), None)))\n"
+                  "while True:\n    pass\n")
+        peer = mediator("barrier()\nsized = len(n * 4096)\n", kind="invoke",
+                        free_names=["barrier", "n"], free_types={"n": "number"}, saves=["sized"])
+        p = plan(mediator(source, kind="invoke", definitions=[("frame", FRAME)],
+                          free_names=["barrier"]), peer)
+        for tier in ("fast", "isolate"):
+            r = self.rt.run(p, self.model, [self.ids, self.ids], {"barrier": ivc.Barrier(2)},
+                            tiers={0: "isolate", 1: tier}, raise_errors=False)
+            self.assertIn("gave 'n' a str, where the plan's verdict assumed a number",
+                          str(r.mediators[1].error), tier)
+            self.assertNotIn("sized", r.saves, tier)
+
     def test_keys_chosen_to_share_a_hash(self):
         # hash(2.0 ** (61 * j)) is 1 for every j, so pairs of such floats
         # share a hash too: a set or dict of many would take the host
