@@ -419,6 +419,22 @@ with model.trace("nesting taken back out of what holds it"):
         i1 = map(abs, [i1][0])  # expected-remark {{'map(abs, [i1][0])' nests a value in itself}}
         i2 = map(abs, nnsight.apply(lambda q: q, i2))  # expected-remark {{nests a value in itself}}
         i3 = filter(None, [i3, i3][1])  # expected-remark {{nests a value in itself}}
+    # ... or what code adds to a container in place before it is copied.
+    t6 = t7 = t8 = t9 = ()
+    for _ in range(10**6):
+        l6 = []
+        l6.append(t6)
+        t6 = tuple(l6)  # expected-remark {{'tuple(l6)' nests a value in itself}}
+        l7 = [0]
+        l7[0] = t7
+        t7 = tuple(l7)  # expected-remark {{'tuple(l7)' nests a value in itself}}
+        l8 = []
+        l8 += [t8]
+        l8.extend((t8,))
+        t8 = tuple(l8)  # expected-remark {{'tuple(l8)' nests a value in itself}}
+        d9 = {}
+        d9[0] = t9
+        t9 = tuple(d9.values())  # expected-remark {{'tuple(d9.values())' nests a value in itself}}
     # What holds no objects holds nothing it was given.
     head_column = model.transformer.h[0].output[0][:, :1]
     columns = head_column

@@ -143,7 +143,7 @@ int targetDepth(const Op *op) {
   return n;
 }
 
-/// A name a value holds, and how much deeper than it was read there: in
+/// A name a value holds (null: any), and how much deeper than it was read there: in
 /// `(a[1], h)` the item a[1] sits one level down, where it was read, so
 /// storing that in `a` again nests nothing deeper (a sliding window); in
 /// `(a,)` or `([a[0]],)` it sits one level deeper.
@@ -168,7 +168,8 @@ bool nestsDeeper(RuleContext &ctx, llvm::ArrayRef<Held> held, const Symbol *targ
                  int storedDepth) {
   return target && llvm::any_of(held, [&](const Held &h) {
     return h.deeper + storedDepth > 0 &&
-           (h.symbol == target || (storedDepth == 0 && reboundFrom(ctx, h.symbol, target)));
+           (!h.symbol || h.symbol == target ||
+            (storedDepth == 0 && reboundFrom(ctx, h.symbol, target)));
   });
 }
 
@@ -241,17 +242,95 @@ const Op *behind(RuleContext &ctx, const Op &item) {
   return nullptr;
 }
 
+/// What code adds to the container a name holds, in place: items
+/// (`l.append(x)`, `l.insert(i, x)`, `l[i] = x`, `d.setdefault(k, x)`) and
+/// sequences whose items it adds (`l.extend(xs)`, `l += xs`, `d.update(m)`).
+struct Added {
+  llvm::SmallVector<const Op *, 4> items, sequences;
+};
+
+Added addedInPlaceTo(RuleContext &ctx, const Op &name) {
+  Added added;
+  const Symbol *s = symbolOf(ctx, &name);
+  if (!s)
+    return added;
+  UseIndex &uses = ctx.values.uses();
+  for (const Binding &b : s->bindings)
+    if (const Op *stmt = b.kind == Binding::Kind::AugAssign ? uses.userOf(b.site) : nullptr;
+        stmt && stmt->is(OpKind::AugAssign))
+      added.sequences.push_back(stmt->operand(1));
+  for (const Op *read : uses.readsOf(s)) {
+    const Op *user = uses.userOf(read);
+    if (!user)
+      continue;
+    if (user->is(OpKind::Subscript) && user->operand(0) == read && user->ctx == Ctx::Store) {
+      // `l[i] = x`: the assignment's value.
+      if (const Op *stmt = uses.userOf(user); stmt && stmt->is(OpKind::Assign))
+        added.items.push_back(stmt->operands.back());
+      continue;
+    }
+    const Op *call = user->is(OpKind::Attribute) ? uses.userOf(user) : nullptr;
+    if (!call || !call->is(OpKind::Call) || call->operand(0) != user)
+      continue;
+    std::string_view m = user->text;
+    if (isOneOf(m, {"append", "appendleft", "add"}))
+      added.items.push_back(positionalArgument(*call, 0));
+    else if (isOneOf(m, {"insert", "setdefault"}))
+      added.items.push_back(positionalArgument(*call, 1));
+    else if (isOneOf(m, {"extend", "extendleft", "update"}))
+      added.sequences.push_back(positionalArgument(*call, 0));
+  }
+  return added;
+}
+
+void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<Held> &held, int depth = 0);
+
+/// What `item` holds, placed `at` levels below the value being judged:
+/// its own name, what a display or keeper it is holds, and what code adds
+/// to the container it names, one level further down. Where `op` keeps
+/// only its operands' items (`tuple(l)`), those sit at `at` themselves.
+void holdItem(RuleContext &ctx, const Op *item, llvm::SmallVectorImpl<Held> &held, int at,
+              bool itemsOnly = false) {
+  if (!item || at > 5 || holdsNoObjects(ctx, *item))
+    return;
+  // Past this many, what else it holds is not followed: it may hold
+  // anything (a null symbol), itself included.
+  if (held.size() > 256) {
+    if (held.back().symbol)
+      held.push_back({nullptr, 1});
+    return;
+  }
+  if (isDisplay(*item) || item->is(OpKind::Call) || item->is(OpKind::ListComp) ||
+      item->is(OpKind::GeneratorExp))
+    heldRoots(ctx, *item, held, at);
+  else if (const Op *inner = behind(ctx, *item))
+    heldRoots(ctx, *inner, held, at);
+  // A method may give back its receiver or what it holds (`d.values()`);
+  // counted a level deeper, which also ends `x = y.m(); y = x.m()`.
+  if (item->is(OpKind::Call) && item->operand(0) && item->operand(0)->is(OpKind::Attribute))
+    holdItem(ctx, item->operand(0)->operand(0), held, at + 1);
+  int below = itemsOnly ? at : at + 1;
+  if (!itemsOnly)
+    if (const Symbol *s = rootSymbol(ctx, item))
+      held.push_back({s, at - subscriptDepth(item)});
+  if (!item->is(OpKind::Name))
+    return;
+  Added added = addedInPlaceTo(ctx, *item);
+  for (const Op *x : added.items)
+    holdItem(ctx, x, held, below);
+  // (A sequence's items a level too deep: `l.extend(l)` must end.)
+  for (const Op *xs : added.sequences)
+    holdItem(ctx, xs, held, below);
+}
+
 /// The names whose values `op`, which keeps its operands, holds: through
-/// nested displays, keepers, comprehensions and what stands behind an item
-/// (`[(a[0],)]` holds `a`, one level deeper). Depth only grows on the way
-/// down, so a piece taken back out is counted too deep: the safe side.
+/// nested displays, keepers, comprehensions, what stands behind an item
+/// and what code adds to a container in place (`[(a[0],)]` holds `a`, one
+/// level deeper). Depth only grows on the way down, so a piece taken back
+/// out is counted too deep: the safe side.
 void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<Held> &held,
-               int depth = 0) {
+               int depth) {
   bool itemsOnly = holdsItemsOnly(ctx, op);
-  auto recurse = [&](const Op &inner) {
-    if (depth < 4)
-      heldRoots(ctx, inner, held, depth + 1);
-  };
   // A comprehension holds its iterable's items and what it yields.
   if (op.is(OpKind::ListComp) || op.is(OpKind::GeneratorExp) || op.is(OpKind::SetComp) ||
       op.is(OpKind::DictComp)) {
@@ -260,21 +339,13 @@ void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<Held> &held
         if (c->is(OpKind::CompYield))
           for (const Op *o : c->operands)
             if (o && (isDisplay(*o) || o->is(OpKind::Call)))
-              recurse(*o);
+              holdItem(ctx, o, held, depth + 1);
   }
   for (size_t i = op.is(OpKind::Call) ? 1 : 0; i < op.operands.size(); ++i) {
     const Op *item = op.operand(i);
     if (item && (item->is(OpKind::Starred) || item->is(OpKind::Keyword)))
       item = item->operand(0);
-    if (!item || holdsNoObjects(ctx, *item))
-      continue;
-    if (isDisplay(*item) || item->is(OpKind::Call) || item->is(OpKind::ListComp) ||
-        item->is(OpKind::GeneratorExp))
-      recurse(*item);
-    else if (const Op *inner = behind(ctx, *item))
-      recurse(*inner);
-    if (const Symbol *s = itemsOnly ? nullptr : rootSymbol(ctx, item))
-      held.push_back({s, depth + 1 - subscriptDepth(item)});
+    holdItem(ctx, item, held, depth + 1, itemsOnly);
   }
 }
 
