@@ -444,6 +444,22 @@ with model.trace("nesting taken back out of what holds it"):
         counted = len([counted]) + counted
 
 
+with model.trace("tuples typed as tensors, doubled in a loop"):
+    # A block's output, the pieces of a split and a shape are tuples,
+    # whatever ivc types them: each turn doubles them.
+    out = model.transformer.h[0].output
+    pieces = torch.zeros(1).split(1)
+    dims = model.transformer.h[0].output[0].shape
+    for _ in range(28):
+        out = out + out  # expected-remark {{'out + out' doubles a sequence that its own rebinding grows}}
+        pieces += pieces  # expected-remark {{'pieces += pieces' repeats a sequence at every turn of a loop}}
+        dims = dims + dims  # expected-remark {{'dims + dims' doubles a sequence}}
+    # A tensor summed into itself grows nothing.
+    acc = model.transformer.h[1].output[0] * 0
+    for _ in range(12):
+        acc = acc + model.transformer.h[1].output[0]
+
+
 with model.trace("sorts and texts written out in one call"):
     # A sort compares n log n times; str, repr and % write every item out.
     floats = [random.random() for _ in range(2**24)]

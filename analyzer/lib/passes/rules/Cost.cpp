@@ -299,13 +299,32 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     report(ctx, at, *why);
 }
 
+/// Whether what a binding makes may be a sequence: a display or a string,
+/// or a tuple ivc types a tensor (a block's output, the pieces of a split,
+/// a shape), or anything ivc cannot type.
+bool mayBindSequence(RuleContext &ctx, const Op *value) {
+  if (!value || isSequence(ctx, value) || maySequence(ctx, value))
+    return true;
+  if (value->is(OpKind::Attribute) && value->text == "shape")
+    return true;
+  if (value->is(OpKind::Call) && value->operand(0) && value->operand(0)->is(OpKind::Attribute) &&
+      isOneOf(value->operand(0)->text, {"split", "chunk", "unbind", "tensor_split", "hsplit",
+                                        "vsplit", "dsplit", "split_with_sizes", "size"}))
+    return true;
+  return llvm::any_of(ctx.valuesOf(value),
+                      [](const Value &v) { return v.kind == ValueKind::Activation; });
+}
+
 /// `xs + ys` of sizes ivc evaluates, where the sum first passes the limit
 /// (`a + b + c` is judged once, where it crosses).
 void checkConcatenation(RuleContext &ctx, const Op &at) {
+  // (Whatever the other bindings are typed: a tuple may be typed a tensor.)
   const Symbol *ls = symbolOf(ctx, at.operand(0));
-  if (ls && ls == symbolOf(ctx, at.operand(1)) && compounds(ctx, at.operand(0)) &&
+  if (ls && ls == symbolOf(ctx, at.operand(1)) &&
+      llvm::any_of(ls->bindings, [&](const Binding &b) { return growthBinding(ctx, b); }) &&
       llvm::any_of(ls->bindings, [&](const Binding &b) {
-        return b.kind == Binding::Kind::Assign && isSequence(ctx, b.value);
+        return b.kind == Binding::Kind::Assign && !growthBinding(ctx, b) &&
+               mayBindSequence(ctx, b.value);
       }))
     return report(ctx, at, "doubles a sequence that its own rebinding grows");
   std::optional<Extent> l = ExtentOf(ctx).of(at.operand(0));
@@ -702,7 +721,11 @@ void checkCost(Op &op, RuleContext &ctx) {
       return report(ctx, op, "extends the list its loop iterates");
     // `s *= 2` or `s += s` at every turn of a loop: geometric growth.
     bool doubles = op.text == "*=" || (op.text == "+=" && list && list == symbolOf(ctx, op.operand(1)));
-    if ((doubles && isSequence(ctx, op.operand(0)) && inLoopOver(ctx, op, nullptr)) ||
+    bool sequence = isSequence(ctx, op.operand(0)) ||
+                    (op.text == "+=" && list && llvm::any_of(list->bindings, [&](const Binding &b) {
+                       return b.kind == Binding::Kind::Assign && mayBindSequence(ctx, b.value);
+                     }));
+    if ((doubles && sequence && inLoopOver(ctx, op, nullptr)) ||
         growsByItselfInLoop(ctx, op))
       report(ctx, op, RepeatsInLoop);
     return;
