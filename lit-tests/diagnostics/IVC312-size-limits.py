@@ -190,3 +190,15 @@ def appended_beside_unknown():
         for _ in range(2**16):
             pieces.append(z)
         k = torch.cat(pieces)  # expected-remark {{'torch.cat(pieces)' makes a tensor of}}
+        # ... and what it adds to a container however deep in it.
+        nested = [[]]
+        table = {}
+        for i in range(2**16):
+            nested[0].append(z)
+            table[i] = z
+        m = torch.cat(nested[0])  # expected-remark {{'torch.cat(nested[0])' makes a tensor of 1073741824 elements}}
+        o = torch.stack(list(table.values()))  # expected-remark {{makes a tensor of 1073741824 elements}}
+        few = {}
+        for i in range(4):
+            few[i] = z
+        fine = torch.stack(list(few.values())).sum()

@@ -330,6 +330,7 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) 
 namespace {
 
 std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth);
+std::optional<double> listedDirectly(RuleContext &ctx, const Op *seq, int depth);
 
 /// Whether a read of a list name may give the list another name, through
 /// which it could grow where ivc does not count (`a = xs`, `f(xs)`,
@@ -431,9 +432,76 @@ std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int dep
 
 /// The elements of the tensors a sequence argument lists (`[a, b]`,
 /// `(t,) * n`), when every one is sized.
+/// The name a sequence argument comes out of: `xs` of `xs[0]`,
+/// `list(d.values())`, `tuple(xs)`; or null.
+const Op *containerName(RuleContext &ctx, const Op *seq) {
+  for (int depth = 0; seq && depth < 8; ++depth) {
+    if (seq->is(OpKind::Name))
+      return seq;
+    if (seq->is(OpKind::Subscript)) {
+      seq = seq->operand(0);
+    } else if (seq->is(OpKind::Call) && seq->operand(0) &&
+               seq->operand(0)->is(OpKind::Attribute) &&
+               isOneOf(seq->operand(0)->text, {"values", "copy"})) {
+      seq = seq->operand(0)->operand(0);
+    } else if (seq->is(OpKind::Call) && llvm::all_of(ctx.valuesOf(seq->operand(0)), [](const Value &v) {
+                 return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple"});
+               })) {
+      seq = positionalArgument(*seq, 0);
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+/// The elements of the sized tensors a loop adds to a container, however
+/// deep in it (`xs[0].append(z)`, `d[i] = z`), as many times as it runs:
+/// a lower bound of what a sequence out of it may hold, which is the answer
+/// only when it is too much already.
+std::optional<double> addedBelow(RuleContext &ctx, const Op *seq, int depth) {
+  const Op *name = containerName(ctx, seq);
+  const Symbol *s = name ? symbolOf(ctx, name) : nullptr;
+  if (!s)
+    return std::nullopt;
+  UseIndex &uses = ctx.values.uses();
+  double n = 0;
+  for (const Op *read : uses.readsOf(s)) {
+    const Op *at = read, *user = uses.userOf(read);
+    while (user && user->is(OpKind::Subscript) && user->operand(0) == at && user->ctx == Ctx::Load) {
+      at = user;
+      user = uses.userOf(user);
+    }
+    std::optional<double> item;
+    double times = 1;
+    if (user && user->is(OpKind::Subscript) && user->operand(0) == at && user->ctx == Ctx::Store) {
+      if (const Op *stmt = uses.userOf(user); stmt && stmt->is(OpKind::Assign)) {
+        item = tensorElements(ctx, stmt->operands.back(), depth + 1);
+        times = timesRun(ctx, *stmt);
+      }
+    } else if (const Op *call = user && user->is(OpKind::Attribute) ? uses.userOf(user) : nullptr;
+               call && call->is(OpKind::Call) && call->operand(0) == user) {
+      if (isOneOf(user->text, {"append", "appendleft"}))
+        item = tensorElements(ctx, positionalArgument(*call, 0), depth + 1);
+      else if (isOneOf(user->text, {"insert", "setdefault"}))
+        item = tensorElements(ctx, positionalArgument(*call, 1), depth + 1);
+      times = timesRun(ctx, *call);
+    }
+    if (item)
+      n += *item * times;
+  }
+  return n > MaxTensorElements ? std::optional<double>(n) : std::nullopt;
+}
+
 std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth) {
   if (!seq || depth > 8)
     return std::nullopt;
+  if (std::optional<double> direct = listedDirectly(ctx, seq, depth))
+    return direct;
+  return addedBelow(ctx, seq, depth);
+}
+
+std::optional<double> listedDirectly(RuleContext &ctx, const Op *seq, int depth) {
   if (seq->is(OpKind::Name))
     return appendedElements(ctx, seq, depth);
   if (seq->is(OpKind::List) || seq->is(OpKind::Tuple)) {
