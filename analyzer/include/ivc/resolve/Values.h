@@ -164,6 +164,11 @@ public:
   bool isConfigValue(const ir::Op *op);
   /// Whether `s` has a binding inside `range` (a mediator's body).
   bool boundWithin(const Symbol &s, const SourceRange &range);
+  /// What every call of the def `param` belongs to passes it (`out`): the
+  /// argument by position or name, a `*xs` or `**kw` it unpacks, or the
+  /// default (null without one). False when the function is used other
+  /// than by direct calls of its one name: its calls are out of sight.
+  bool argumentsOf(const ir::Op &param, std::vector<const ir::Op *> &out);
   /// The values a function or lambda of this module returns.
   const ValueSet &returnValues(const ir::Op *function);
 

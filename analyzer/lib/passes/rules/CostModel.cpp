@@ -263,7 +263,7 @@ Magnitude Sizer::ofBindings(const Op *name, int depth) {
       if (b.site->paramKind() == ParamKind::VarArgs || b.site->paramKind() == ParamKind::VarKeywords)
         return {}; // a tuple or dict of them
       size_t before = values.size();
-      if (!passedTo(ctx_, *b.site, values) ||
+      if (!ctx_.values.argumentsOf(*b.site, values) ||
           llvm::any_of(llvm::drop_begin(values, before), [](const Op *a) {
             return !a || a->is(OpKind::Starred) || a->is(OpKind::KwSplat);
           }))

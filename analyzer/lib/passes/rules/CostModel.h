@@ -168,12 +168,6 @@ std::optional<double> product(RuleContext &ctx, const std::vector<const ir::Op *
 /// "2147483648", "over 10^18", or "a number ivc cannot bound" (infinity).
 std::string countText(double n);
 
-// Parameters.cpp
-/// Adds to `out` what each call of the file's function gives its parameter
-/// `param`: the argument by position or name, a `*xs` or `**kw` it unpacks,
-/// or the default (null without one). False when the function is used
-/// other than by direct calls of its one name: its calls are out of sight.
-bool passedTo(RuleContext &ctx, const ir::Op &param, std::vector<const ir::Op *> &out);
 
 // InputNumbers.cpp
 /// Whether `op` is a number the inputs choose: a caller's value, a tensor's

@@ -89,7 +89,7 @@ bool chosenCall(RuleContext &ctx, const Op &call, int depth) {
 /// f`) may be given anything.
 bool parameterChosen(RuleContext &ctx, const Op &param, int depth) {
   std::vector<const Op *> passed{param.operand(0)};
-  if (!passedTo(ctx, param, passed))
+  if (!ctx.values.argumentsOf(param, passed))
     return true;
   return llvm::any_of(passed, [&](const Op *a) {
     return a && chosen(ctx, a->is(OpKind::Starred) || a->is(OpKind::KwSplat) ? a->operand(0) : a,

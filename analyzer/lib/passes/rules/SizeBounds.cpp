@@ -213,7 +213,7 @@ std::optional<SizeLimit> nameDims(RuleContext &ctx, const Op *t, int depth) {
   auto dimsOfBinding = [&](const Binding &b) -> std::optional<SizeLimit> {
     if (b.kind == Binding::Kind::Param && b.site) {
       std::vector<const Op *> passed;
-      if (passedTo(ctx, *b.site, passed))
+      if (ctx.values.argumentsOf(*b.site, passed))
         return largest(ctx, passed, depth + 1, dimsOf);
     } else if ((b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) && b.value &&
                b.value != t) {
@@ -348,7 +348,7 @@ std::optional<SizeLimit> nameBound(RuleContext &ctx, const Op *name, int depth) 
     std::optional<SizeLimit> one;
     if (b.kind == Binding::Kind::Param && b.site) {
       std::vector<const Op *> passed;
-      if (passedTo(ctx, *b.site, passed))
+      if (ctx.values.argumentsOf(*b.site, passed))
         one = largest(ctx, passed, depth + 1);
     } else if (b.kind == Binding::Kind::Loop && b.value) {
       // `for i in range(a, b)`: below the larger end; a display's items.
@@ -520,7 +520,7 @@ bool lengthExists(RuleContext &ctx, const Op *x, int depth) {
     return false;
   return llvm::all_of(s->bindings, [&](const Binding &b) {
     std::vector<const Op *> passed;
-    if (b.kind == Binding::Kind::Param && b.site && passedTo(ctx, *b.site, passed))
+    if (b.kind == Binding::Kind::Param && b.site && ctx.values.argumentsOf(*b.site, passed))
       return llvm::all_of(passed, [&](const Op *a) { return lengthExists(ctx, a, depth + 1); });
     return b.kind == Binding::Kind::Assign && b.path.empty() && b.value != x &&
            lengthExists(ctx, b.value, depth + 1);

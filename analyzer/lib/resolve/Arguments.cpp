@@ -1,19 +1,19 @@
-//===- Parameters.cpp - What calls of the file's functions pass -----------===//
+//===- Arguments.cpp - What calls of the file's functions pass ------------===//
 //
-// A helper's parameter is whatever its calls pass. The cost rules follow a
+// A helper's parameter is whatever its calls pass. The analysis follows a
 // parameter to those arguments when every use of the function is a direct
 // call of its name (`square(k)`); a function handed on (`map(square, ns)`)
 // is called out of sight.
 //
 //===----------------------------------------------------------------------===//
-#include "CostModel.h"
+#include "ivc/resolve/Values.h"
 
-namespace ivc::rules::cost {
+namespace ivc {
 
 using namespace ir;
 
-bool passedTo(RuleContext &ctx, const Op &param, std::vector<const Op *> &out) {
-  const Op *def = ctx.values.uses().userOf(&param);
+bool ValueAnalysis::argumentsOf(const Op &param, std::vector<const Op *> &out) {
+  const Op *def = uses_.userOf(&param);
   if (!def || !def->is(OpKind::FunctionDef))
     return false;
   bool varArgs = param.paramKind() == ParamKind::VarArgs;
@@ -28,12 +28,11 @@ bool passedTo(RuleContext &ctx, const Op &param, std::vector<const Op *> &out) {
         ++i;
     }
   }
-  const ScopeTree &scopes = ctx.values.scopes();
-  const Symbol *f = scopes.resolve(def->text, scopes.enclosingScope(def)).symbol;
+  const Symbol *f = scopes_.resolve(def->text, scopes_.enclosingScope(def)).symbol;
   if (!f || f->bindings.size() != 1)
     return false;
-  for (const Op *read : ctx.values.uses().readsOf(f)) {
-    const Op *call = ctx.values.uses().userOf(read);
+  for (const Op *read : uses_.readsOf(f)) {
+    const Op *call = uses_.userOf(read);
     if (!call || !call->is(OpKind::Call) || call->operand(0) != read)
       return false; // handed on
     if (varArgs || varKeywords) { // `*ms`, `**kw`: every argument of that sort
@@ -64,4 +63,4 @@ bool passedTo(RuleContext &ctx, const Op &param, std::vector<const Op *> &out) {
   return true;
 }
 
-} // namespace ivc::rules::cost
+} // namespace ivc
