@@ -51,3 +51,19 @@ with model.trace("The Eiffel Tower is in") as tracer:
     rows = []
     rows.append(model.transformer.h[0].output[0])
     rows = torch.stack(rows)
+
+
+def run_head(m):
+    return m.lm_head.register_forward_hook(print)  # expected-remark {{calls 'model.lm_head.register_forward_hook'}}
+
+
+def handed_on(m):
+    return m.lm_head(m.transformer.h[0].output[0])  # expected-remark {{Function 'handed_on' calls 'm.lm_head'}}
+
+
+with model.trace("The Eiffel Tower is in") as tracer:
+    # A parameter is the model's where every call passes it the model: its
+    # hooks are still no module's to call, and a helper handed on (called
+    # out of sight) keeps an untyped parameter.
+    hooked = run_head(model)
+    mapped = list(map(handed_on, [model]))

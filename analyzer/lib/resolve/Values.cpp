@@ -359,6 +359,22 @@ ValueSet ValueAnalysis::ofBinding(const Binding &b) {
       out.push_back(Value::unknown());
     return out;
   }
+  case Binding::Kind::Param: {
+    // Part of the model when every call passes part of the model
+    // (`def decode(m, h): return m.lm_head(h)` called `decode(model, h)`).
+    std::vector<const Op *> passed;
+    ValueSet out;
+    if (!b.site || !argumentsOf(*b.site, passed) || passed.empty())
+      return {Value::unknown()};
+    for (const Op *arg : passed) {
+      const ValueSet &vs = arg ? valuesOf(arg) : ValueSet{Value::unknown()};
+      if (vs.empty() ||
+          !llvm::all_of(vs, [](const Value &v) { return v.kind == ValueKind::Envoy; }))
+        return {Value::unknown()};
+      addAll(out, vs);
+    }
+    return out;
+  }
   default:
     return {Value::unknown()};
   }
