@@ -435,6 +435,11 @@ with model.trace("nesting taken back out of what holds it"):
         d9 = {}
         d9[0] = t9
         t9 = tuple(d9.values())  # expected-remark {{'tuple(d9.values())' nests a value in itself}}
+    # ... or one side of a conditional, or deeper than ivc follows.
+    t10 = t11 = ()
+    for i in range(10**6):
+        t10 = (t10,) if i >= 0 else t10  # expected-remark {{'(t10,)' nests a value in itself}}
+        t11 = ((((((t11,),),),),),)  # expected-remark {{nests a value in itself}}
     # What holds no objects holds nothing it was given.
     head_column = model.transformer.h[0].output[0][:, :1]
     columns = head_column

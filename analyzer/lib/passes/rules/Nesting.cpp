@@ -291,11 +291,11 @@ void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<Held> &held
 /// only its operands' items (`tuple(l)`), those sit at `at` themselves.
 void holdItem(RuleContext &ctx, const Op *item, llvm::SmallVectorImpl<Held> &held, int at,
               bool itemsOnly = false) {
-  if (!item || at > 5 || holdsNoObjects(ctx, *item))
+  if (!item || holdsNoObjects(ctx, *item))
     return;
-  // Past this many, what else it holds is not followed: it may hold
-  // anything (a null symbol), itself included.
-  if (held.size() > 256) {
+  // Past this depth or this many names, what else it holds is not
+  // followed: it may hold anything (a null symbol), itself included.
+  if (at > 5 || held.size() > 256) {
     if (held.back().symbol)
       held.push_back({nullptr, 1});
     return;
@@ -374,8 +374,16 @@ bool returnsItsParameter(RuleContext &ctx, const Op &fn, int depth) {
 bool flowsInto(RuleContext &ctx, const Op *rhs, const Op *value, int depth = 0) {
   if (rhs == value)
     return true;
-  if (!rhs || depth > 6 || holdsNoObjects(ctx, *rhs) ||
-      !(rhs->is(OpKind::Subscript) || rhs->is(OpKind::Call)))
+  if (!rhs || depth > 6 || holdsNoObjects(ctx, *rhs))
+    return false;
+  // Either side of `c if p else d` and `a or b` is what it gives.
+  if (rhs->is(OpKind::IfExp))
+    return flowsInto(ctx, rhs->operand(1), value, depth + 1) ||
+           flowsInto(ctx, rhs->operand(2), value, depth + 1);
+  if (rhs->is(OpKind::BoolOp))
+    return flowsInto(ctx, rhs->operand(0), value, depth + 1) ||
+           flowsInto(ctx, rhs->operand(1), value, depth + 1);
+  if (!(rhs->is(OpKind::Subscript) || rhs->is(OpKind::Call)))
     return false;
   for (size_t i = rhs->is(OpKind::Subscript) ? 0 : 1; i < rhs->operands.size(); ++i) {
     const Op *o = rhs->operand(i);
