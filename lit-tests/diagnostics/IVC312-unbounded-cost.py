@@ -459,7 +459,17 @@ with model.trace("tuples typed as tensors, doubled in a loop"):
         out = out + out  # expected-remark {{'out + out' doubles a sequence that its own rebinding grows}}
         pieces += pieces  # expected-remark {{'pieces += pieces' repeats a sequence at every turn of a loop}}
         dims = dims + dims  # expected-remark {{'dims + dims' doubles a sequence}}
-    # A tensor summed into itself grows nothing.
+    # Any spelling of two copies or more: a repetition, a slice, a copy, a
+    # conditional.
+    r1, r2, r3 = [0], [0], (0,)
+    for i in range(28):
+        r1 = r1 * 2  # expected-remark {{'r1 * 2' doubles a sequence that its own rebinding grows}}
+        r2 = r2[:] + r2  # expected-remark {{'r2[:] + r2' doubles a sequence}}
+        r3 = tuple(r3) + tuple(r3) if i >= 0 else r3  # expected-remark {{doubles a sequence}}
+    # A tensor summed into itself, or scaled, grows nothing.
+    scaled = model.transformer.h[2].output[0]
+    for _ in range(12):
+        scaled = scaled * 2
     acc = model.transformer.h[1].output[0] * 0
     for _ in range(12):
         acc = acc + model.transformer.h[1].output[0]

@@ -315,6 +315,78 @@ bool mayBindSequence(RuleContext &ctx, const Op *value) {
                       [](const Value &v) { return v.kind == ValueKind::Activation; });
 }
 
+/// How many copies of the sequence `s` names an expression makes: through
+/// concatenations, repetitions, slices, copies and either side of a
+/// conditional (`o[:] + o`, `o * 2`, `tuple(o) + tuple(o)`, `o + o if c
+/// else o`). `repeated`: some come from a repetition by a number, which of
+/// a tensor is arithmetic.
+struct Copies {
+  double n = 0;
+  bool repeated = false;
+};
+
+Copies copiesOf(RuleContext &ctx, const Op *e, const Symbol *s, int depth = 0) {
+  if (!e || depth > 8)
+    return {};
+  switch (e->kind) {
+  case OpKind::Name: return {symbolOf(ctx, e) == s ? 1.0 : 0.0, false};
+  case OpKind::Subscript: // a slice is the sequence again
+    return e->operand(1) && e->operand(1)->is(OpKind::Slice) ? copiesOf(ctx, e->operand(0), s, depth + 1)
+                                                            : Copies{};
+  case OpKind::Call: {
+    const Op *callee = e->operand(0);
+    if (callee && callee->is(OpKind::Attribute) && callee->text == "copy")
+      return copiesOf(ctx, callee->operand(0), s, depth + 1);
+    bool copy = llvm::all_of(ctx.valuesOf(callee), [](const Value &v) {
+      return v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "tuple", "sorted"});
+    });
+    return copy ? copiesOf(ctx, positionalArgument(*e, 0), s, depth + 1) : Copies{};
+  }
+  case OpKind::BinaryOp: {
+    Copies a = copiesOf(ctx, e->operand(0), s, depth + 1);
+    Copies b = copiesOf(ctx, e->operand(1), s, depth + 1);
+    if (e->text == "+")
+      return {a.n + b.n, a.repeated || b.repeated};
+    if (e->text != "*" || (a.n > 0) == (b.n > 0))
+      return {};
+    std::optional<double> times = numberValue(ctx, e->operand(a.n > 0 ? 1 : 0));
+    return {std::max(a.n, b.n) * (times ? *times : 2), true};
+  }
+  case OpKind::IfExp: {
+    Copies a = copiesOf(ctx, e->operand(1), s, depth + 1);
+    Copies b = copiesOf(ctx, e->operand(2), s, depth + 1);
+    return a.n >= b.n ? a : b;
+  }
+  case OpKind::BoolOp: {
+    Copies a = copiesOf(ctx, e->operand(0), s, depth + 1);
+    Copies b = copiesOf(ctx, e->operand(1), s, depth + 1);
+    return a.n >= b.n ? a : b;
+  }
+  default: return {};
+  }
+}
+
+/// Whether `x = value` in a loop rebinds x to two copies of itself or more
+/// (`o = o * 2`, `o = o[:] + o`): 28 turns make 2^28 items. A repetition
+/// counts where x may be a list (a tensor's `h * 2` is arithmetic); a
+/// concatenation also where x may be a tuple ivc types a tensor.
+bool doublesItselfInLoop(RuleContext &ctx, const Op &assign) {
+  if (assign.operands.size() != 2 || !inLoopOver(ctx, assign, nullptr))
+    return false;
+  const Symbol *s = symbolOf(ctx, assign.operand(0));
+  if (!s)
+    return false;
+  Copies c = copiesOf(ctx, assign.operand(1), s);
+  if (c.n < 2)
+    return false;
+  return llvm::any_of(s->bindings, [&](const Binding &b) {
+    if (b.kind != Binding::Kind::Assign || !b.value || b.value == assign.operand(1))
+      return false;
+    bool list = isSequence(ctx, b.value) || maySequence(ctx, b.value);
+    return list || (!c.repeated && mayBindSequence(ctx, b.value));
+  });
+}
+
 /// `xs + ys` of sizes ivc evaluates, where the sum first passes the limit
 /// (`a + b + c` is judged once, where it crosses).
 void checkConcatenation(RuleContext &ctx, const Op &at) {
@@ -779,7 +851,13 @@ void checkCost(Op &op, RuleContext &ctx) {
     if (std::optional<std::string> why = escapingRange(ctx, op))
       return report(ctx, op, *why);
     if (growsByItselfInLoop(ctx, op)) // `s[len(s):] = s`
-      report(ctx, op, RepeatsInLoop);
+      return report(ctx, op, RepeatsInLoop);
+    // (`o = o + o` is reported at the `+` already.)
+    if (op.is(OpKind::Assign) && doublesItselfInLoop(ctx, op) &&
+        !(op.operand(1)->is(OpKind::BinaryOp) && op.operand(1)->text == "+" &&
+          symbolOf(ctx, op.operand(1)->operand(0)) == symbolOf(ctx, op.operand(0)) &&
+          symbolOf(ctx, op.operand(1)->operand(1)) == symbolOf(ctx, op.operand(0))))
+      report(ctx, *op.operand(1), "doubles a sequence that its own rebinding grows");
     return;
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it
     if (op.ctx == Ctx::Load && mayBeLongRange(ctx, op.operand(0)))
