@@ -42,7 +42,7 @@ def shaped_here(n, s, caller):
         c = torch.zeros(h.new_zeros(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
         d = torch.zeros(torch.t(caller).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
         e = torch.zeros(flat(torch.zeros(0)).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
-        f = torch.zeros(h[:, :2].expand(2**30, -1, -1).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}} expected-remark {{'h[:, :2].expand(2**30, -1, -1)' makes a tensor of 1073741824 elements}}
+        f = torch.zeros(h[:, :2].expand(2**30, -1, -1).shape[0])  # expected-remark {{allocates a tensor of a size ivc cannot bound}} expected-remark {{'h[:, :2].expand(2**30, -1, -1)' expands a tensor ivc cannot size 1073741824 times}}
         g = torch.zeros(torch.zeros(0, 2**15, 2**15).flatten(1).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
         k = torch.zeros(torch.kron(torch.zeros(0, 2**15), torch.zeros(1, 2**15)).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
         r = torch.zeros(h[:0].reshape(0, 2**30).shape[1])  # expected-remark {{allocates a tensor of 1073741824 elements}}
@@ -202,3 +202,21 @@ def appended_beside_unknown():
         for i in range(4):
             few[i] = z
         fine = torch.stack(list(few.values())).sum()
+
+
+# Copies of a tensor ivc cannot size (an activation), more than a repeat
+# of one may make: repeated in a list, expanded, appended in a loop of a
+# length ivc evaluates. A loop over the model's layers is not judged.
+def blind_copies():
+    with model.trace("The Eiffel Tower is in"):
+        h = model.transformer.h[0].output[0]
+        a = torch.cat([h] * 2**20)  # expected-remark {{'torch.cat([h] * 2**20)' makes a tensor of a size ivc cannot bound}}
+        b = h.expand(2**20, -1, -1, -1).contiguous()  # expected-remark {{'h.expand(2**20, -1, -1, -1)' expands a tensor ivc cannot size 1048576 times}}
+        xs = []
+        for _ in range(2**20):
+            xs.append(h)
+        c = torch.cat(xs)  # expected-remark {{'torch.cat(xs)' makes a tensor of a size ivc cannot bound}}
+        layers = []
+        for block in model.transformer.h:
+            layers.append(block.output[0])
+        fine = torch.cat(layers).sum() + torch.cat([h] * 4).sum() + h.expand(4, -1, -1, -1).sum()

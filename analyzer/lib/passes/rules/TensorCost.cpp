@@ -379,6 +379,16 @@ const Op *concatenatedTo(RuleContext &ctx, const Op *value, const Symbol *s) {
   return nullptr;
 }
 
+/// Whether `call` appends a tensor ivc cannot size more times than a
+/// `repeat` of one may make copies (2^20 appends of an activation), in
+/// loops of lengths ivc evaluates (a loop over the model's layers, of a
+/// length it cannot, is how traces collect).
+bool blindCopies(RuleContext &ctx, const Op &call, const Op *item) {
+  double times = timesRun(ctx, call);
+  return item && std::isfinite(times) && times > double(MaxBlindRepetitions) &&
+         allTensors(ctx, item) && !tensorElements(ctx, item);
+}
+
 /// The elements of the tensors a list name holds: those of what it is bound
 /// to, and of every sized tensor added to it (`append`, `insert`, `extend`,
 /// `+=`, `xs = xs + [z]`), as many times as the loops around the addition
@@ -416,6 +426,8 @@ std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int dep
     const Op *attr = uses.userOf(read);
     const Op *call = attr && attr->is(OpKind::Attribute) ? uses.userOf(attr) : nullptr;
     bool called = call && call->is(OpKind::Call) && call->operand(0) == attr;
+    if (called && attr->text == "append" && blindCopies(ctx, *call, positionalArgument(*call, 0)))
+      return HUGE_VAL;
     if (called && attr->text == "append")
       add(tensorElements(ctx, positionalArgument(*call, 0), depth + 1), timesRun(ctx, *call));
     else if (called && attr->text == "insert")
@@ -428,6 +440,12 @@ std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int dep
   if (uncounted && n <= MaxTensorElements)
     return std::nullopt;
   return n;
+}
+
+/// Whether a display lists tensors alone.
+bool listsTensors(RuleContext &ctx, const Op *seq) {
+  return seq && (seq->is(OpKind::List) || seq->is(OpKind::Tuple)) && !seq->operands.empty() &&
+         llvm::all_of(seq->operands, [&](const Op *o) { return o && allTensors(ctx, o); });
 }
 
 /// The elements of the tensors a sequence argument lists (`[a, b]`,
@@ -535,9 +553,14 @@ std::optional<double> listedDirectly(RuleContext &ctx, const Op *seq, int depth)
   if (seq->is(OpKind::BinaryOp) && seq->text == "*") {
     for (int side = 0; side < 2; ++side) {
       std::optional<double> times = product(ctx, {seq->operand(1 - side)});
-      if (times)
-        if (std::optional<double> n = listedElements(ctx, seq->operand(side), depth + 1))
-          return *n * std::max(0.0, *times);
+      if (!times)
+        continue;
+      if (std::optional<double> n = listedElements(ctx, seq->operand(side), depth + 1))
+        return *n * std::max(0.0, *times);
+      // Copies of tensors ivc cannot size (`[h] * 2**20` of an activation),
+      // as `repeat` of one is judged.
+      if (*times > double(MaxBlindRepetitions) && listsTensors(ctx, seq->operand(side)))
+        return HUGE_VAL;
     }
   }
   return std::nullopt;
@@ -871,6 +894,9 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
         dims.push_back(d);
     }
     n = shapeElements(ctx, dims);
+    // Copies of a tensor ivc cannot size, as `repeat` is judged.
+    if (n && kept && !receiver && *n > double(MaxBlindRepetitions))
+      return "expands a tensor ivc cannot size " + countText(*n) + " times";
     if (n && kept)
       *n *= receiver.value_or(1);
   } else if (isOneOf(m, {"repeat", "tile", "repeat_interleave"})) {
