@@ -483,6 +483,9 @@ with model.trace("sorts and texts written out in one call"):
     shown = repr(["a" * 2**12] * 2**19)  # expected-remark {{makes a string of 2160066560 characters or bytes}}
     typed = str(("a" * 2**12,) * 2**19)  # expected-remark {{makes a string of}}
     filled = ("%s" * 2**19) % tuple(["a" * 2**12] * 2**19)  # expected-remark {{makes a string of 2160066560 characters or bytes}}
+    numbers = torch.rand(2**23).tolist()
+    numbers.sort()  # expected-remark {{'numbers.sort()' sorts 8388608 items in one call}}
+    printed = str(torch.rand(2**23).tolist())  # expected-remark {{writes out 8388608 items in one call}}
     few = sorted([random.random() for _ in range(2**16)])
     told = repr(few[:8]) + str([1, 2, 3]) + "%s and %s" % ("a", "b")
 

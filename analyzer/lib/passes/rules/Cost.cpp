@@ -640,8 +640,10 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
     sorts = args[0];
   if (callee.kind == ValueKind::Method && f == "sort" && call.operand(0)->is(OpKind::Attribute))
     sorts = call.operand(0)->operand(0);
-  if (std::optional<double> n = sorts ? iterableLength(ctx, sorts) : std::nullopt;
-      n && *n * std::max(1.0, std::log2(*n)) > double(MaxElements))
+  std::optional<double> n = sorts ? iterableLength(ctx, sorts) : std::nullopt;
+  if (sorts && !n)
+    n = listedNumbers(ctx, sorts);
+  if (n && *n * std::max(1.0, std::log2(*n)) > double(MaxElements))
     return "sorts " + countText(*n) + " items in one call";
   // `sum(xss, [])` copies the running total at every item: quadratic.
   if (callee.kind == ValueKind::Builtin && f == "sum")

@@ -37,6 +37,9 @@ constexpr double MaxBits = 1 << 20;
 constexpr double MaxBitSteps = 4294967296.0;
 constexpr int64_t MaxElements = 1 << 24;
 constexpr int64_t MaxFactorial = 1 << 14;
+// Items `str` or `repr` formats in one call (2^23 floats of a tolist() held
+// the interpreter lock 3.4 s).
+constexpr int64_t MaxWrittenItems = 1 << 21;
 // Largest exponent for a base ivc cannot size (`x ** 2` on a parameter).
 constexpr int64_t MaxBlindExponent = 64;
 // Elements of one tensor a factory may make in process: 1 GiB of float32
@@ -125,8 +128,9 @@ private:
   int visits_ = 0;
 };
 
-/// The characters `str` or `repr` of a sequence ivc sizes writes.
-std::optional<double> writtenOut(RuleContext &ctx, const ir::Op *seq);
+/// Why `str`, `repr` or `%` of a sequence ivc sizes costs too much in one
+/// call (its characters, or more than MaxWrittenItems items), if it does.
+std::optional<std::string> writtenOut(RuleContext &ctx, const ir::Op *seq);
 
 /// The length of a str or bytes ivc sizes (literals, `+`, `*`, names).
 std::optional<double> textLength(RuleContext &ctx, const ir::Op *op);
@@ -208,6 +212,9 @@ std::optional<SizeLimit> sizeLimit(RuleContext &ctx, const ir::Op *op);
 /// multiply to (its span), lengths of what exists counted as nothing;
 /// nothing when ivc cannot bound it (a caller's tensor).
 std::optional<double> spanBound(RuleContext &ctx, const ir::Op *t);
+/// The items of the list `op` is when it is a tensor's `tolist()`, through
+/// names bound once: the tensor's span (`torch.rand(2**23).tolist()`).
+std::optional<double> listedNumbers(RuleContext &ctx, const ir::Op *op);
 /// Whether `len(x)` is the length of something that exists: a str, the
 /// model's modules, an activation, a display's or comprehension's list;
 /// not a range, nor a slice of one, whose length costs nothing

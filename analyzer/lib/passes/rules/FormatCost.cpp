@@ -155,8 +155,8 @@ std::optional<std::string> formatCost(RuleContext &ctx, const Op &op) {
     }
   // `("%s" * 2**19) % tuple(parts)` writes out every part.
   if (!wide && op.is(OpKind::BinaryOp) && op.text == "%")
-    if (std::optional<double> n = writtenOut(ctx, op.operand(1)); n && *n > MaxFilledBytes)
-      return "makes a string of " + countText(*n) + " characters or bytes";
+    if (std::optional<std::string> why = writtenOut(ctx, op.operand(1)))
+      return why;
   if (!wide)
     return std::nullopt;
   return "formats a field of a width or precision beyond 2^28 or that the inputs choose";

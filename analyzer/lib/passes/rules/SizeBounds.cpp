@@ -504,6 +504,14 @@ std::optional<double> spanBound(RuleContext &ctx, const Op *t) {
   return span ? std::optional<double>(span->most) : std::nullopt;
 }
 
+std::optional<double> listedNumbers(RuleContext &ctx, const Op *op) {
+  op = valueBehindNames(ctx, op);
+  if (!op || !op->is(OpKind::Call) || !op->operand(0) || !op->operand(0)->is(OpKind::Attribute) ||
+      op->operand(0)->text != "tolist" || !allTensors(ctx, op->operand(0)->operand(0)))
+    return std::nullopt;
+  return spanBound(ctx, op->operand(0)->operand(0));
+}
+
 bool lengthExists(RuleContext &ctx, const Op *x, int depth) {
   if (!x || depth > 8)
     return false;

@@ -104,20 +104,33 @@ std::optional<std::string> copiesUnsizedItems(RuleContext &ctx, const Op *seq) {
 
 } // namespace
 
-/// The characters `str` or `repr` of a sequence ivc sizes writes: its
-/// strings' characters, and for every item it reaches a separator and
-/// quotes, or a number's digits (24 at most).
-std::optional<double> writtenOut(RuleContext &ctx, const Op *seq) {
+/// Why `str`, `repr` or `%` of a sequence ivc sizes costs too much in one
+/// call, if it does: the characters it writes (its strings', and for every
+/// item it reaches a separator and quotes, or a number's digits, 24 at
+/// most), and the items it formats, a `tolist()`'s numbers included.
+std::optional<std::string> writtenOut(RuleContext &ctx, const Op *seq) {
   // A copy (`tuple(parts)`) writes what it copies.
   if (seq && seq->is(OpKind::Call) && seq->operands.size() == 2 &&
       llvm::all_of(ctx.valuesOf(seq->operand(0)), [](const Value &v) {
         return v.kind == ValueKind::Builtin && isOneOf(v.text, {"tuple", "list"});
       }))
     seq = seq->operand(1);
-  std::optional<Extent> e = seq ? ExtentOf(ctx).of(seq) : std::nullopt;
-  if (!e || e->text)
+  double chars = 0, items = 0;
+  if (std::optional<double> numbers = seq ? listedNumbers(ctx, seq) : std::nullopt) {
+    items = *numbers;
+  } else if (std::optional<Extent> e = seq ? ExtentOf(ctx).of(seq) : std::nullopt;
+             e && !e->text) {
+    chars = e->chars;
+    items = std::max(e->length, e->reach);
+  } else {
     return std::nullopt;
-  return e->chars + std::max(e->length, e->reach) * 24;
+  }
+  if (std::optional<std::string> why = tooMuchText(chars + items * 24))
+    return why;
+  // Each item is formatted in C: a float's repr about 200 ns.
+  if (items > double(MaxWrittenItems))
+    return "writes out " + countText(items) + " items in one call";
+  return std::nullopt;
 }
 
 namespace {
@@ -172,9 +185,8 @@ std::optional<std::string> textCallCost(RuleContext &ctx, const Op &call, const 
     if (std::optional<double> text = textLength(ctx, positionalArgument(call, 0)))
       return tooManyStrings(*text);
   if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"str", "repr", "ascii"})) {
-    if (std::optional<double> n = writtenOut(ctx, positionalArgument(call, 0)))
-      if (std::optional<std::string> why = tooMuchText(*n))
-        return why;
+    if (std::optional<std::string> why = writtenOut(ctx, positionalArgument(call, 0)))
+      return why;
     return copiesUnsizedItems(ctx, positionalArgument(call, 0));
   }
   return std::nullopt;
