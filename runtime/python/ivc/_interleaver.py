@@ -16,6 +16,7 @@ and sees and swaps only those (every tensor whose dim 0 is the batch size
 is narrowed; other values are shared).
 """
 
+import collections
 import copy
 import threading
 import time
@@ -31,6 +32,7 @@ class _EarlyStop(Exception):
 
 
 MAX_LOG_BYTES = 1 << 20  # per mediator; the rest is dropped, with a note
+MAX_BARRIERS = 1 << 12  # barrier messages per mediator and trace
 
 
 class MediatorState:
@@ -49,6 +51,7 @@ class MediatorState:
         self.delivered = {}
         self.deliveries = 0
         self.log_bytes = 0
+        self.barriers = 0  # barrier messages it sent
         # What it may give others at a barrier, and take from them: free
         # names nothing supplied (the job's `exports` and `unbound`), never
         # a caller's value a guard checked or a module the plan named.
@@ -217,6 +220,8 @@ class Interleaver:
         self.barriers = {}
         self.stopped = False
         self.exports = {}
+        self._ready = collections.deque()  # mediators to drive, in turn
+        self._driving = False
 
     # -- events -----------------------------------------------------------
     def _fail(self, m, error):
@@ -262,6 +267,8 @@ class Interleaver:
         return True
 
     def _apply_mutations(self, m, mutations):
+        if len({index for index, _ in mutations}) != len(mutations):
+            raise ProtocolViolation("a message changes one delivery twice")
         for index, tensor in mutations:
             if index not in m.delivered:
                 raise ProtocolViolation(f"mutation of unknown delivery {index}")
@@ -296,10 +303,26 @@ class Interleaver:
                     f"access modules in the order the model runs them")
         return None
 
-    def drive(self, m):
-        """Processes m's messages until it waits on a hook or a barrier, or
-        ends. A worker's link is charged the host's time on them, less the
-        time it waits on the worker (charged already)."""
+    def drive(self, m, reply=None):
+        """Processes m's messages (after sending it `reply`, if any) until it
+        waits on a hook or a barrier, or ends; and those of every mediator a
+        barrier releases meanwhile, one after another, never one inside
+        another (a worker's barriers must not deepen the host's stack)."""
+        self._ready.append((m, reply))
+        if self._driving:
+            return
+        self._driving = True
+        try:
+            while self._ready:
+                m, reply = self._ready.popleft()
+                if not m.done and (reply is None or self._reply(m, reply)):
+                    self._drive_one(m)
+        finally:
+            self._driving = False
+
+    def _drive_one(self, m):
+        """Drives m alone. A worker's link is charged the host's time on its
+        messages, less the time it waits on the worker (charged already)."""
         charge = getattr(m.link, "charge", None)
         while not m.done:
             try:
@@ -307,8 +330,7 @@ class Interleaver:
             except (WorkerError, MediatorStopped) as e:
                 self._fail(m, e)
                 return
-            # (A barrier's release drives the others: their time is theirs.)
-            if charge is None or msg[0] == "barrier":
+            if charge is None:
                 go_on = self._handle(m, msg)
             else:
                 begun, waited = time.monotonic(), m.link.waited_s
@@ -351,7 +373,11 @@ class Interleaver:
             self.stopped = True
             return bool(self._reply(m, ("ok",)))
         if kind == "barrier":
-            self._barrier(m, msg[1], msg[2], msg[3])
+            m.barriers += 1
+            if m.barriers > MAX_BARRIERS:
+                self._fail(m, ProtocolViolation(f"more than {MAX_BARRIERS} barriers in one trace"))
+            else:
+                self._barrier(m, msg[1], msg[2], msg[3])
             return False
         # request, swap, skip
         path = msg[1]
@@ -439,8 +465,10 @@ class Interleaver:
                 self._fail(p, MediatorError(
                     f"a barrier gave {wrong[0]!r} a {type(given[wrong[0]]).__name__}, where the "
                     f"plan's verdict assumed a {p.plan.free_types[wrong[0]]}"))
-            elif self._reply(p, ("release", given)):
-                self.drive(p)
+            else:
+                # Released and driven in turn: a FAST mediator's turn lasts
+                # from the reply until its next message.
+                self.drive(p, ("release", given))
 
     # -- hooks ------------------------------------------------------------
     def _serve_hook(self, path, stage, call):

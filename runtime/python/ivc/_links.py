@@ -145,8 +145,14 @@ class FastLink:
     def _enter(self):
         if self._host_rng is None:
             _turn.acquire()
-            self._host_rng = torch.get_rng_state()
-            torch.set_rng_state(self._rng)
+            try:
+                host_rng = torch.get_rng_state()
+                torch.set_rng_state(self._rng)
+            except BaseException:
+                # (A RecursionError, say: the turn must not stay taken.)
+                _turn.release()
+                raise
+            self._host_rng = host_rng
 
     def _leave(self):
         if self._host_rng is not None:

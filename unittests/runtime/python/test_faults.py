@@ -88,6 +88,17 @@ class Faults(unittest.TestCase):
         self.assertIsNone(r.mediators[1].error)
         return r.mediators[0].error, r
 
+    def test_a_fast_turn_that_fails_to_begin_leaves_the_turn_free(self):
+        # The turn lock is taken before the mediator's random state is put
+        # in place: if that fails, the lock must not stay taken, or every
+        # later FAST mediator of every tenant waits forever.
+        link = _links.FastLink(self.rt._fast_guard, 1.0)
+        link._rng = "not a generator state"
+        with self.assertRaises(TypeError):
+            link._enter()
+        self.assertTrue(_links._turn.acquire(timeout=5))
+        _links._turn.release()
+
     def test_a_trace_holds_at_most_max_workers_per_trace(self):
         # Each ISOLATE mediator holds a worker, with limits of its own, until
         # the trace ends: past the cap, nothing starts.

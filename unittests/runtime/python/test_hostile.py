@@ -132,6 +132,34 @@ class Hostile(unittest.TestCase):
                           str(r.mediators[1].error), tier)
             self.assertNotIn("sized", r.saves, tier)
 
+    def test_barriers_one_after_another_never_deepen_the_hosts_stack(self):
+        # A barrier of one participant opens at once; thousands in a row
+        # are driven one after another, not one inside another, and past
+        # MAX_BARRIERS the mediator is refused (not a RecursionError out of
+        # run(), with the host's turn lock left taken).
+        source = ("import os, ivc._worker, ivc._core as c\n"
+                  "h = model.transformer.h[0].output[0]\n"
+                  "fd = ivc._worker.CHANNEL_FD\n"
+                  "one = frame(c.encode(('barrier', 'b', 1, {}, []), None))\n"
+                  "for _ in range(5000):\n"
+                  "    send_all(fd, one)\n"
+                  "    read_some(fd)\n"
+                  "while True:\n    pass\n")
+        p = plan(mediator(source, kind="invoke", definitions=[("frame", FRAME)]), SURVIVOR)
+        r = self.rt.run(p, self.model, [self.ids, self.ids], tiers={0: "isolate", 1: "fast"},
+                        raise_errors=False)
+        self.assertViolation(r.mediators[0].error, "more than 4096 barriers")
+        self.assertIsNone(r.mediators[1].error)
+        # FAST traces still take their turns.
+        again = self.rt.run(plan(SURVIVOR), self.model, [self.ids], tiers={0: "fast"})
+        self.assertTrue(torch.equal(again["survivor"], self.expected))
+
+    def test_a_message_changes_a_delivery_once(self):
+        code = ("import ivc._core as c\n"
+                "desc = lambda t: ('float32', (1,), 1, 0, 4)\n"
+                "os.write(fd, frame(c.encode(('end', {}, [(0, h), (0, h)]), desc)))")
+        self.assertViolation(self.attack(code), "changes one delivery twice")
+
     def test_keys_chosen_to_share_a_hash(self):
         # hash(2.0 ** (61 * j)) is 1 for every j, so pairs of such floats
         # share a hash too: a set or dict of many would take the host
