@@ -319,6 +319,7 @@ class Interleaver:
                     self._drive_one(m)
         finally:
             self._driving = False
+            self._ready.clear()  # (empty, unless something raised)
 
     def _drive_one(self, m):
         """Drives m alone. A worker's link is charged the host's time on its
