@@ -296,7 +296,7 @@ void holdItem(RuleContext &ctx, const Op *item, llvm::SmallVectorImpl<Held> &hel
   // Past this depth or this many names, what else it holds is not
   // followed: it may hold anything (a null symbol), itself included.
   if (at > 5 || held.size() > 256) {
-    if (held.back().symbol)
+    if (held.empty() || held.back().symbol)
       held.push_back({nullptr, 1});
     return;
   }
