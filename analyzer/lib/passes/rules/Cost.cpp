@@ -374,13 +374,15 @@ bool doublesItselfInLoop(RuleContext &ctx, const Op &assign) {
   if (assign.operands.size() != 2 || !inLoopOver(ctx, assign, nullptr))
     return false;
   const Symbol *s = symbolOf(ctx, assign.operand(0));
-  if (!s)
-    return false;
-  Copies c = copiesOf(ctx, assign.operand(1), s);
+  const Op *value = assign.operand(1);
+  if (!s || (value->is(OpKind::BinaryOp) && value->text == "+" &&
+             symbolOf(ctx, value->operand(0)) == s && symbolOf(ctx, value->operand(1)) == s))
+    return false; // `o = o + o`: reported at the `+` (checkConcatenation)
+  Copies c = copiesOf(ctx, value, s);
   if (c.n < 2)
     return false;
   return llvm::any_of(s->bindings, [&](const Binding &b) {
-    if (b.kind != Binding::Kind::Assign || !b.value || b.value == assign.operand(1))
+    if (b.kind != Binding::Kind::Assign || !b.value || b.value == value)
       return false;
     bool list = isSequence(ctx, b.value) || maySequence(ctx, b.value);
     return list || (!c.repeated && mayBindSequence(ctx, b.value));
@@ -854,11 +856,7 @@ void checkCost(Op &op, RuleContext &ctx) {
       return report(ctx, op, *why);
     if (growsByItselfInLoop(ctx, op)) // `s[len(s):] = s`
       return report(ctx, op, RepeatsInLoop);
-    // (`o = o + o` is reported at the `+` already.)
-    if (op.is(OpKind::Assign) && doublesItselfInLoop(ctx, op) &&
-        !(op.operand(1)->is(OpKind::BinaryOp) && op.operand(1)->text == "+" &&
-          symbolOf(ctx, op.operand(1)->operand(0)) == symbolOf(ctx, op.operand(0)) &&
-          symbolOf(ctx, op.operand(1)->operand(1)) == symbolOf(ctx, op.operand(0))))
+    if (op.is(OpKind::Assign) && doublesItselfInLoop(ctx, op))
       report(ctx, *op.operand(1), "doubles a sequence that its own rebinding grows");
     return;
   case OpKind::Starred: // `f(*r)`, `[*r]`: unpacked in C, whatever receives it

@@ -362,6 +362,41 @@ const Symbol *symbolOf(RuleContext &ctx, const Op *op) {
   return ctx.values.scopes().resolve(op).symbol;
 }
 
+std::vector<Addition> additionsTo(RuleContext &ctx, const Symbol &s, bool deep,
+                                  std::vector<const Op *> *others) {
+  std::vector<Addition> out;
+  UseIndex &uses = ctx.values.uses();
+  for (const Binding &b : s.bindings)
+    if (const Op *stmt = b.kind == Binding::Kind::AugAssign ? uses.userOf(b.site) : nullptr;
+        stmt && stmt->is(OpKind::AugAssign) && isOneOf(stmt->text, {"+=", "|="}))
+      out.push_back({stmt->operand(1), stmt, true});
+  for (const Op *read : uses.readsOf(&s)) {
+    const Op *at = read, *user = uses.userOf(read);
+    while (deep && user && user->is(OpKind::Subscript) && user->operand(0) == at &&
+           user->ctx == Ctx::Load) {
+      at = user;
+      user = uses.userOf(user);
+    }
+    size_t before = out.size();
+    if (user && user->is(OpKind::Subscript) && user->operand(0) == at && user->ctx == Ctx::Store) {
+      if (const Op *stmt = uses.userOf(user); stmt && stmt->is(OpKind::Assign))
+        out.push_back({stmt->operands.back(), stmt, false});
+    } else if (const Op *call = user && user->is(OpKind::Attribute) ? uses.userOf(user) : nullptr;
+               call && call->is(OpKind::Call) && call->operand(0) == user) {
+      std::string_view m = user->text;
+      if (isOneOf(m, {"append", "appendleft", "add"}))
+        out.push_back({positionalArgument(*call, 0), call, false});
+      else if (isOneOf(m, {"insert", "setdefault"}))
+        out.push_back({positionalArgument(*call, 1), call, false});
+      else if (isOneOf(m, {"extend", "extendleft", "update"}))
+        out.push_back({positionalArgument(*call, 0), call, true});
+    }
+    if (others && out.size() == before)
+      others->push_back(read);
+  }
+  return out;
+}
+
 void report(RuleContext &ctx, const Op &at, std::string_view why) {
   ctx.isolate(at, DiagId::UnboundedCost, {ctx.subject(), quotedSource(ctx, at), why});
 }

@@ -158,6 +158,19 @@ bool anyTensor(RuleContext &ctx, const ir::Op *op);
 bool reads(RuleContext &ctx, const ir::Op *op, const Symbol *s, int &budget);
 /// The symbol a name op reads or binds, or null.
 const Symbol *symbolOf(RuleContext &ctx, const ir::Op *op);
+/// One thing code adds, in place, to the container a name holds.
+struct Addition {
+  const ir::Op *value; // an item, or a sequence of items
+  const ir::Op *at;    // the statement or call that adds it
+  bool sequence;       // `extend`, `update`, `+=`, `|=`: its items are added
+};
+/// What code adds to what `s` names: items (`l.append(x)`, `appendleft`,
+/// `add`, `l.insert(i, x)`, `d.setdefault(k, x)`, `l[i] = x`) and sequences
+/// (`extend`, `extendleft`, `update`, `l += xs`, `d |= m`); with `deep`, also
+/// to what its items hold (`xs[0].append(z)`). `others`, when given, gets
+/// the reads of `s` that add nothing.
+std::vector<Addition> additionsTo(RuleContext &ctx, const Symbol &s, bool deep,
+                                  std::vector<const ir::Op *> *others = nullptr);
 /// Reports `at` as IVC312, `why` saying what it does.
 void report(RuleContext &ctx, const ir::Op &at, std::string_view why);
 /// A call's positional arguments, up to a `*args`.

@@ -242,47 +242,6 @@ const Op *behind(RuleContext &ctx, const Op &item) {
   return nullptr;
 }
 
-/// What code adds to the container a name holds, in place: items
-/// (`l.append(x)`, `l.insert(i, x)`, `l[i] = x`, `d.setdefault(k, x)`) and
-/// sequences whose items it adds (`l.extend(xs)`, `l += xs`, `d.update(m)`).
-struct Added {
-  llvm::SmallVector<const Op *, 4> items, sequences;
-};
-
-Added addedInPlaceTo(RuleContext &ctx, const Op &name) {
-  Added added;
-  const Symbol *s = symbolOf(ctx, &name);
-  if (!s)
-    return added;
-  UseIndex &uses = ctx.values.uses();
-  for (const Binding &b : s->bindings)
-    if (const Op *stmt = b.kind == Binding::Kind::AugAssign ? uses.userOf(b.site) : nullptr;
-        stmt && stmt->is(OpKind::AugAssign))
-      added.sequences.push_back(stmt->operand(1));
-  for (const Op *read : uses.readsOf(s)) {
-    const Op *user = uses.userOf(read);
-    if (!user)
-      continue;
-    if (user->is(OpKind::Subscript) && user->operand(0) == read && user->ctx == Ctx::Store) {
-      // `l[i] = x`: the assignment's value.
-      if (const Op *stmt = uses.userOf(user); stmt && stmt->is(OpKind::Assign))
-        added.items.push_back(stmt->operands.back());
-      continue;
-    }
-    const Op *call = user->is(OpKind::Attribute) ? uses.userOf(user) : nullptr;
-    if (!call || !call->is(OpKind::Call) || call->operand(0) != user)
-      continue;
-    std::string_view m = user->text;
-    if (isOneOf(m, {"append", "appendleft", "add"}))
-      added.items.push_back(positionalArgument(*call, 0));
-    else if (isOneOf(m, {"insert", "setdefault"}))
-      added.items.push_back(positionalArgument(*call, 1));
-    else if (isOneOf(m, {"extend", "extendleft", "update"}))
-      added.sequences.push_back(positionalArgument(*call, 0));
-  }
-  return added;
-}
-
 void heldRoots(RuleContext &ctx, const Op &op, llvm::SmallVectorImpl<Held> &held, int depth = 0);
 
 /// What `item` holds, placed `at` levels below the value being judged:
@@ -313,14 +272,11 @@ void holdItem(RuleContext &ctx, const Op *item, llvm::SmallVectorImpl<Held> &hel
   if (!itemsOnly)
     if (const Symbol *s = rootSymbol(ctx, item))
       held.push_back({s, at - subscriptDepth(item)});
-  if (!item->is(OpKind::Name))
-    return;
-  Added added = addedInPlaceTo(ctx, *item);
-  for (const Op *x : added.items)
-    holdItem(ctx, x, held, below);
-  // (A sequence's items a level too deep: `l.extend(l)` must end.)
-  for (const Op *xs : added.sequences)
-    holdItem(ctx, xs, held, below);
+  // What code adds to the container it names (a sequence's items a level
+  // too deep: `l.extend(l)` must end).
+  if (const Symbol *s = item->is(OpKind::Name) ? symbolOf(ctx, item) : nullptr)
+    for (const Addition &a : additionsTo(ctx, *s, /*deep=*/false))
+      holdItem(ctx, a.value, held, below);
 }
 
 /// The names whose values `op`, which keeps its operands, holds: through

@@ -413,30 +413,25 @@ std::optional<double> appendedElements(RuleContext &ctx, const Op *name, int dep
   };
   for (const Binding &b : s->bindings) {
     const Op *stmt = b.kind == Binding::Kind::AugAssign ? uses.userOf(b.site) : nullptr;
-    if (stmt && stmt->is(OpKind::AugAssign) && stmt->text == "+=")
-      add(listedElements(ctx, stmt->operand(1), depth + 1), timesRun(ctx, *stmt));
-    else if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value)
+    if (stmt && stmt->is(OpKind::AugAssign) && isOneOf(stmt->text, {"+=", "|="}))
+      continue; // an addition, below
+    if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value)
       uncounted = true;
     else if (const Op *added = concatenatedTo(ctx, b.value, s))
       add(listedElements(ctx, added, depth + 1), timesRun(ctx, *b.value));
     else
       add(listedElements(ctx, b.value, depth + 1), 1);
   }
-  for (const Op *read : uses.readsOf(s)) {
-    const Op *attr = uses.userOf(read);
-    const Op *call = attr && attr->is(OpKind::Attribute) ? uses.userOf(attr) : nullptr;
-    bool called = call && call->is(OpKind::Call) && call->operand(0) == attr;
-    if (called && attr->text == "append" && blindCopies(ctx, *call, positionalArgument(*call, 0)))
+  std::vector<const Op *> others;
+  for (const Addition &a : additionsTo(ctx, *s, /*deep=*/false, &others)) {
+    if (!a.sequence && blindCopies(ctx, *a.at, a.value))
       return HUGE_VAL;
-    if (called && attr->text == "append")
-      add(tensorElements(ctx, positionalArgument(*call, 0), depth + 1), timesRun(ctx, *call));
-    else if (called && attr->text == "insert")
-      add(tensorElements(ctx, positionalArgument(*call, 1), depth + 1), timesRun(ctx, *call));
-    else if (called && attr->text == "extend")
-      add(listedElements(ctx, positionalArgument(*call, 0), depth + 1), timesRun(ctx, *call));
-    else if (!uncounted && mayAlias(ctx, *read))
-      return HUGE_VAL;
+    add(a.sequence ? listedElements(ctx, a.value, depth + 1)
+                   : tensorElements(ctx, a.value, depth + 1),
+        timesRun(ctx, *a.at));
   }
+  if (!uncounted && llvm::any_of(others, [&](const Op *read) { return mayAlias(ctx, *read); }))
+    return HUGE_VAL;
   if (uncounted && n <= MaxTensorElements)
     return std::nullopt;
   return n;
@@ -448,8 +443,6 @@ bool listsTensors(RuleContext &ctx, const Op *seq) {
          llvm::all_of(seq->operands, [&](const Op *o) { return o && allTensors(ctx, o); });
 }
 
-/// The elements of the tensors a sequence argument lists (`[a, b]`,
-/// `(t,) * n`), when every one is sized.
 /// The name a sequence argument comes out of: `xs` of `xs[0]`,
 /// `list(d.values())`, `tuple(xs)`; or null.
 const Op *containerName(RuleContext &ctx, const Op *seq) {
@@ -482,35 +475,16 @@ std::optional<double> addedBelow(RuleContext &ctx, const Op *seq, int depth) {
   const Symbol *s = name ? symbolOf(ctx, name) : nullptr;
   if (!s)
     return std::nullopt;
-  UseIndex &uses = ctx.values.uses();
   double n = 0;
-  for (const Op *read : uses.readsOf(s)) {
-    const Op *at = read, *user = uses.userOf(read);
-    while (user && user->is(OpKind::Subscript) && user->operand(0) == at && user->ctx == Ctx::Load) {
-      at = user;
-      user = uses.userOf(user);
-    }
-    std::optional<double> item;
-    double times = 1;
-    if (user && user->is(OpKind::Subscript) && user->operand(0) == at && user->ctx == Ctx::Store) {
-      if (const Op *stmt = uses.userOf(user); stmt && stmt->is(OpKind::Assign)) {
-        item = tensorElements(ctx, stmt->operands.back(), depth + 1);
-        times = timesRun(ctx, *stmt);
-      }
-    } else if (const Op *call = user && user->is(OpKind::Attribute) ? uses.userOf(user) : nullptr;
-               call && call->is(OpKind::Call) && call->operand(0) == user) {
-      if (isOneOf(user->text, {"append", "appendleft"}))
-        item = tensorElements(ctx, positionalArgument(*call, 0), depth + 1);
-      else if (isOneOf(user->text, {"insert", "setdefault"}))
-        item = tensorElements(ctx, positionalArgument(*call, 1), depth + 1);
-      times = timesRun(ctx, *call);
-    }
-    if (item)
-      n += *item * times;
-  }
+  for (const Addition &a : additionsTo(ctx, *s, /*deep=*/true))
+    if (std::optional<double> k = a.sequence ? listedElements(ctx, a.value, depth + 1)
+                                             : tensorElements(ctx, a.value, depth + 1))
+      n += *k * timesRun(ctx, *a.at);
   return n > MaxTensorElements ? std::optional<double>(n) : std::nullopt;
 }
 
+/// The elements of the tensors a sequence argument lists (`[a, b]`,
+/// `(t,) * n`, a list a loop fills), when every one is sized.
 std::optional<double> listedElements(RuleContext &ctx, const Op *seq, int depth) {
   if (!seq || depth > 8)
     return std::nullopt;
