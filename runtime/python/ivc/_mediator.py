@@ -187,15 +187,14 @@ class Tree:
 
 
 class ModelConfig:
-    """The numbers of the model's configuration (`model.config.n_layer`),
-    read only: one copy serves every trace on the model."""
+    """The numbers of the model's configuration (`model.config.n_layer`,
+    as the host's _model_config chose them), read only: one copy serves
+    every trace on the model."""
 
     __slots__ = ("_values",)
 
-    def __init__(self, values):
-        numbers = {k: v for k, v in values.items()
-                   if type(v) in (int, float, bool, type(None)) and not k.startswith("_")}
-        object.__setattr__(self, "_values", types.MappingProxyType(numbers))
+    def __init__(self, numbers):
+        object.__setattr__(self, "_values", types.MappingProxyType(dict(numbers)))
 
     def __getattr__(self, name):
         if name.startswith("_") or name not in self._values:

@@ -3,7 +3,6 @@ threads, ISOLATE mediators in pooled ivc-workers, REJECT never."""
 
 import collections
 import dataclasses
-import json
 import logging
 import math
 import secrets
@@ -210,8 +209,8 @@ def _model_config(model):
 
 
 def _model_tree(model):
-    """Submodules by path, parameters and buffers by path, and the plain
-    values of the configuration."""
+    """Submodules by path, parameters and buffers by path, and the numbers
+    of the configuration."""
     modules = dict(model.named_modules())
     params = {}
     for path, module in modules.items():
@@ -224,8 +223,8 @@ def _model_tree(model):
                 params[prefix + name] = b
     paths = [p for p in modules if p]
     config = _model_config(model)
-    described = json.dumps(config, sort_keys=True, default=str)
-    key = f"{id(model):x}-{hash((tuple(paths), tuple(params), described))}"
+    numbers = tuple(sorted(config.items())) if config is not None else None
+    key = f"{id(model):x}-{hash((tuple(paths), tuple(params), numbers))}"
     return key, modules, paths, params, config
 
 

@@ -439,7 +439,9 @@ with model.trace(ids) as tracer:
         r = self.rt.run(ivc.compile("with model.trace(ids):\n    x = model.config.names\n"),
                         model, [self.ids], {"ids": self.ids}, raise_errors=False)
         self.assertIn("no number 'names'", str(r.mediators[0].error))
-        config = ivc._mediator.ModelConfig({"n": 2, "names": ["a"]})
+        self.assertEqual(ivc._runtime._model_config(model),
+                         {"n_embd": 32, "n_layer": 2, "num_hidden_layers": 2})
+        config = ivc._mediator.ModelConfig({"n": 2})
         with self.assertRaises(AttributeError):
             config.n = 3
         with self.assertRaises(TypeError):
