@@ -54,6 +54,39 @@ def heat(prompt, n_layers, seq):
         grid = torch.zeros(n_layers, seq).save()  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
 
 
+# A size from the caller's tensor's shape: the tensor is small, whatever
+# the file binds it to (a 2^20 by 0 tensor would make `eye` 4 TiB). One
+# from its contents is no shape a guard bounds.
+concept = torch.randn(768)
+
+
+# CHECK:      "guards": {
+# CHECK-NEXT:   "v": {
+# CHECK-NEXT:     "kind": "tensor",
+# CHECK-NEXT:     "most": 4096
+# CHECK-NEXT:   }
+# CHECK-NEXT: },
+# CHECK:      "tier": "fast"
+# CHECK:      "guards": {
+# CHECK-NEXT:   "concept": {
+# CHECK-NEXT:     "kind": "tensor",
+# CHECK-NEXT:     "most": 65536
+# CHECK-NEXT:   }
+# CHECK-NEXT: },
+# CHECK:      "tier": "fast"
+# CHECK:      "guards": {},
+# CHECK:      "tier": "isolate"
+def reflect(prompt, v):
+    with model.trace(prompt):  # expected-remark {{runs FAST when the caller gives 'v' a tensor of at most 4096 elements (an empty dimension as 1)}}
+        h = model.transformer.h[6].output[0]
+        H = torch.eye(v.shape[0]) - 2 * torch.outer(v, v)  # expected-remark {{'torch.eye(v.shape[0])' allocates a tensor of a size ivc cannot bound}}
+        model.transformer.h[6].output[0][:] = h @ H  # expected-remark {{updates the output of 'transformer.h.6' in place}}
+    with model.trace(prompt):  # expected-remark {{runs FAST when the caller gives 'concept' a tensor of at most 65536 elements (an empty dimension as 1)}}
+        pad = torch.zeros(concept.shape[0], 2).save()  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+    with model.trace(prompt):
+        n = torch.zeros(int(v[0])).save()  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
+
+
 # No guard: cfg is the file's instance, and -1 traps a division.
 # CHECK:      "guards": {},
 # CHECK:      "tier": "isolate"

@@ -1,4 +1,4 @@
-//===- CallerGuards.cpp - FAST when the caller's numbers are small --------===//
+//===- CallerGuards.cpp - FAST when the caller's values are small ---------===//
 #include "CallerGuards.h"
 
 #include "ivc/resolve/Values.h"
@@ -18,6 +18,23 @@ struct Outcome {
 };
 
 using Guards = std::map<std::string, CallerAssumption>;
+
+/// Whether the mediator's code reads an attribute of `name` that no number
+/// has (`v.shape`, `v.norm()`): then it is first taken for a small tensor.
+/// (Only a first guess: the analysis decides what the guard must be.)
+bool readAsTensor(const EffectiveCode &code, std::string_view name) {
+  static constexpr std::string_view NumberAttributes[] = {
+      "real",      "imag",      "conjugate",   "is_integer", "as_integer_ratio", "bit_length",
+      "bit_count", "numerator", "denominator", "hex",        "to_bytes"};
+  bool found = false;
+  for (const CodeUnit &unit : code.units)
+    code.forEachOp(unit, [&](const ir::Op *op) {
+      const ir::Op *of = op->is(ir::OpKind::Attribute) ? op->operand(0) : nullptr;
+      found = found || (of && of->is(ir::OpKind::Name) && of->text == name &&
+                        !llvm::is_contained(NumberAttributes, op->text));
+    });
+  return found;
+}
 
 /// The names guarded as `kind`, quoted: 'a', 'b'.
 std::string quoted(const Guards &guards, CallerAssumption kind) {
@@ -42,13 +59,15 @@ Outcome analyzeAssuming(const Policy &policy, const TraceRegion &trace, const Me
   for (auto &pass : createPasses())
     pass->run(ctx);
   if (remark) {
-    std::string numbers = quoted(guards, CallerAssumption::SmallNumber);
-    std::string values = quoted(guards, CallerAssumption::NumberOrTensor);
     std::string what;
-    if (!numbers.empty())
-      what = numbers + " an int or a float of at most " + std::to_string(most);
-    if (!values.empty())
-      what += (what.empty() ? "" : ", and ") + values + " an int, a float or a tensor";
+    auto add = [&](CallerAssumption kind, const std::string &as) {
+      if (std::string names = quoted(guards, kind); !names.empty())
+        what += (what.empty() ? "" : ", and ") + names + as;
+    };
+    add(CallerAssumption::SmallNumber, " an int or a float of at most " + std::to_string(most));
+    add(CallerAssumption::SmallTensor,
+        " a tensor of at most " + std::to_string(most) + " elements (an empty dimension as 1)");
+    add(CallerAssumption::NumberOrTensor, " an int, a float or a tensor");
     const CodeUnit &body = code.units.front();
     SourceRange at = m.kind == MediatorKind::Invoke ? m.withOp->range : trace.headerRange;
     ctx.report(Tier::Fast, body, at, DiagId::CallerGuard, {ctx.subject(body), what});
@@ -59,9 +78,9 @@ Outcome analyzeAssuming(const Policy &policy, const TraceRegion &trace, const Me
 
 } // namespace
 
-bool guardCallerNumbers(const Policy &policy, const TraceRegion &trace, const Mediator &m,
-                        const SourceFile &mainFile, const GuardedAnalysis &analysis,
-                        MediatorFacts &facts, std::vector<Diagnostic> &diagnostics) {
+bool guardCallerValues(const Policy &policy, const TraceRegion &trace, const Mediator &m,
+                       const SourceFile &mainFile, const GuardedAnalysis &analysis,
+                       MediatorFacts &facts, std::vector<Diagnostic> &diagnostics) {
   // Only what values decide can a guard change: a cost (IVC312) or a
   // division that may trap (IVC307). A while loop stays ISOLATE whatever the
   // caller passes, and trying would analyze the mediator again for nothing.
@@ -71,15 +90,19 @@ bool guardCallerNumbers(const Policy &policy, const TraceRegion &trace, const Me
                r.id == DiagId::UnsafeEntryPoint;
       }))
     return false;
-  // The caller's names of no checked kind or numbers of no checked size,
-  // first all taken for small numbers (the assumption itself leaves alone
-  // those the file binds elsewhere than in their own scope, or to what no
-  // number is).
+  // The caller's names of no checked kind, numbers of no checked size and
+  // tensors of no checked shape, first all taken for small numbers, or small
+  // tensors where that is what the code reads them as (the assumption
+  // itself leaves alone those the file binds elsewhere than in their own
+  // scope, or to what no number or tensor is).
   Guards guards;
   for (const std::string &n : facts.freeNames) {
     auto typed = facts.freeTypes.find(n);
-    if (!facts.freeImports.count(n) && (typed == facts.freeTypes.end() || typed->second == "number"))
-      guards.emplace(n, CallerAssumption::SmallNumber);
+    std::string_view kind = typed == facts.freeTypes.end() ? "" : typed->second;
+    if (facts.freeImports.count(n) || !(kind.empty() || kind == "number" || kind == "tensor"))
+      continue;
+    bool tensor = kind == "tensor" || (kind.empty() && readAsTensor(analysis.analyzed, n));
+    guards.emplace(n, tensor ? CallerAssumption::SmallTensor : CallerAssumption::SmallNumber);
   }
   if (guards.empty() || guards.size() > MaxCandidates)
     return false;
@@ -98,8 +121,8 @@ bool guardCallerNumbers(const Policy &policy, const TraceRegion &trace, const Me
   if (!most)
     return false;
   // Then as little as keeps it FAST, name by name: nothing, else a number
-  // or a tensor, else a small number (a steering vector taken for a number
-  // would send the mediator to a worker every time).
+  // or a tensor, else what was first assumed (a steering vector taken for
+  // a number would send the mediator to a worker every time).
   std::vector<std::string> names;
   for (const auto &entry : guards)
     names.push_back(entry.first);

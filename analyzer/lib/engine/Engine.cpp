@@ -264,8 +264,8 @@ std::unique_ptr<Analysis> Engine::analyzeHere(std::shared_ptr<const SourceFile> 
             initContext(*fresh, parsed, options.manifest.get(), a.policy);
             return fresh;
           },
-          [&](ModuleContext &context) { return buildEffectiveCode(m, context, loader); }};
-      guardCallerNumbers(a.policy, trace, m, *parsed->source, guarded, facts, record.diagnostics);
+          [&](ModuleContext &context) { return buildEffectiveCode(m, context, loader); }, code};
+      guardCallerValues(a.policy, trace, m, *parsed->source, guarded, facts, record.diagnostics);
       a.records.push_back(std::move(record));
       a.timings.passes += seconds(start);
     }

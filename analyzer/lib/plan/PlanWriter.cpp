@@ -36,6 +36,8 @@ llvm::json::Object guardMap(const MediatorFacts &f) {
   for (const auto &[name, kind] : f.guards) {
     if (kind == CallerAssumption::SmallNumber)
       out[utf8(name)] = llvm::json::Object{{"kind", "number"}, {"most", f.guardMost}};
+    else if (kind == CallerAssumption::SmallTensor)
+      out[utf8(name)] = llvm::json::Object{{"kind", "tensor"}, {"most", f.guardMost}};
     else
       out[utf8(name)] = llvm::json::Object{{"kind", "number_or_tensor"}};
   }

@@ -225,9 +225,9 @@ std::optional<ValueKind> ValueAnalysis::callerKind(const Symbol &s) {
   if (!fresh)
     return it->second;
   if (std::optional<CallerAssumption> a = assumed(s))
-    return callerKinds_[&s] = *a == CallerAssumption::SmallNumber
-                                  ? std::optional<ValueKind>(ValueKind::Number)
-                                  : std::nullopt;
+    return callerKinds_[&s] = *a == CallerAssumption::SmallNumber ? std::optional(ValueKind::Number)
+                              : *a == CallerAssumption::SmallTensor ? std::optional(ValueKind::Tensor)
+                                                                    : std::nullopt;
   std::optional<ValueKind> kind;
   for (const Binding &b : s.bindings) {
     bool loop = b.kind == Binding::Kind::Loop; // `for head in range(12)`: a number
@@ -298,6 +298,12 @@ std::optional<CallerAssumption> ValueAnalysis::callerAssumption(const Op *nameRe
 
 std::optional<double> ValueAnalysis::callerNumberBound(const Op *nameRead) {
   return callerAssumption(nameRead) == CallerAssumption::SmallNumber
+             ? std::optional<double>(assumedMost_)
+             : std::nullopt;
+}
+
+std::optional<double> ValueAnalysis::callerTensorBound(const Op *nameRead) {
+  return callerAssumption(nameRead) == CallerAssumption::SmallTensor
              ? std::optional<double>(assumedMost_)
              : std::nullopt;
 }

@@ -142,16 +142,19 @@ def _model_aliases(m, free_names, where):
 
 
 def _guards(m, free_names, where):
-    """A mediator's `guards`: {name: ("number", most) or ("number_or_tensor", None)}."""
+    """A mediator's `guards`: {name: ("number", most), ("tensor", most) or
+    ("number_or_tensor", None)}."""
     guards = {}
     for name, g in _need(m, "guards", dict, where, default={}).items():
         kind = g.get("kind") if isinstance(g, dict) else None
         most = g.get("most") if isinstance(g, dict) else None
-        if name not in free_names or kind not in ("number", "number_or_tensor") or (
-                kind == "number" and (type(most) is not int or most < 1)) or (
-                kind == "number_or_tensor" and most is not None):
+        bounded = kind in ("number", "tensor")
+        if name not in free_names or not (bounded or kind == "number_or_tensor") or (
+                bounded and (type(most) is not int or most < 1)) or (
+                not bounded and most is not None) or set(g) - {"kind", "most"}:
             raise PlanError(f"{where}.guards: {name!r} is not a free name guarded as "
-                            f"{{'kind': 'number', 'most': N}} or {{'kind': 'number_or_tensor'}}")
+                            f"{{'kind': 'number' or 'tensor', 'most': N}} or "
+                            f"{{'kind': 'number_or_tensor'}}")
         guards[name] = (kind, most)
     return guards
 

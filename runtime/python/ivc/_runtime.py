@@ -237,6 +237,12 @@ def _guard_broken(m, values):
         number = type(v) is int or (type(v) is float and math.isfinite(v))
         if kind == "number" and not (number and abs(v) <= most):
             return f"the caller's {name!r} is not an int or a float of at most {most}"
+        # An empty dimension counts as 1: a 2^40 by 0 tensor holds nothing,
+        # but `torch.eye(v.shape[0])` of it would not.
+        if kind == "tensor" and not (type(v) is torch.Tensor and
+                                     math.prod(max(d, 1) for d in v.shape) <= most):
+            return (f"the caller's {name!r} is not a tensor of at most {most} elements "
+                    f"(an empty dimension as 1)")
         if kind == "number_or_tensor" and not (number or isinstance(v, torch.Tensor)):
             return f"the caller's {name!r} is not an int, a float or a tensor"
     return None

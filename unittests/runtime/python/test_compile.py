@@ -93,6 +93,17 @@ def run(ids, k, s, coeff, vec):
 """
 
 
+# A size from the shape of the caller's tensor.
+SHAPED = """\
+import torch
+
+def reflect(ids, v):
+    with model.trace(ids):
+        h = model.transformer.h[0].output[0].save()
+        flip = (h @ (torch.eye(v.shape[0]) - 2 * torch.outer(v, v))).save()
+"""
+
+
 # The module's names and those of the function around the trace, under the
 # same spellings.
 LAYERS = """\
@@ -532,6 +543,20 @@ with model.trace(ids) as tracer:
             self.rt.run(plan, self.model, [self.ids], {**fine, "k": 10**400})
         self.assertEqual(r["pad"].shape, (3, 2))
 
+    def test_a_tensor_guard_bounds_every_dimension_an_empty_one_included(self):
+        plan = ivc.compile(SHAPED, filename="shaped.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual((m.tier, m.guards), ("fast", {"v": ("tensor", 4096)}))
+        unit = torch.nn.functional.normalize(torch.ones(32), dim=0)
+        for v, tier in ((unit, "fast"), (torch.zeros(2**13), "isolate"),
+                        (torch.zeros(2**20, 0), "isolate"), (torch.zeros(64, 64), "fast"),
+                        (torch.nn.Parameter(unit), "isolate"), (3, "isolate")):
+            r = self.rt.run(plan, self.model, [self.ids], {"v": v}, raise_errors=False)
+            self.assertEqual(r.mediators[0].tier, tier, tuple(getattr(v, "shape", ())))
+        r = self.rt.run(plan, self.model, [self.ids], {"v": unit})
+        self.assertTrue(torch.allclose(r["flip"], r["h"] - 2 * (r["h"] @ unit)[..., None] * unit,
+                                       atol=1e-5))
+
     def test_a_name_a_definition_may_rebind_gets_no_guard(self):
         # The runtime would check k before the default runs (test_semantics
         # holds the runtime against a plan that guards it anyway).
@@ -637,6 +662,16 @@ with model.trace(ids) as tracer:
                 (with_mediator(free_names=["v"], free_types={"v": "module"}),
                  "free_types: 'v' is not a free name of a kind"),
                 (with_mediator(free_types={"v": "tensor"}), "free_types: 'v' is not a free name"),
+                (with_mediator(free_names=["v"], guards={"v": {"kind": "tensor"}}),
+                 "guards: 'v' is not a free name guarded as"),
+                (with_mediator(free_names=["v"], guards={"v": {"kind": "tensor", "most": 0}}),
+                 "guards: 'v' is not a free name guarded as"),
+                (with_mediator(free_names=["v"],
+                               guards={"v": {"kind": "number_or_tensor", "most": 4}}),
+                 "guards: 'v' is not a free name guarded as"),
+                (with_mediator(free_names=["v"],
+                               guards={"v": {"kind": "number", "most": 4, "least": 1}}),
+                 "guards: 'v' is not a free name guarded as"),
                 ({"schema": "ivc-plan/v1", "traces": [{"receiver": "class", "mediators": []}]},
                  "'class' is not a Python name"),
                 ({"schema": "ivc-plan/v1", "traces": [{"receiver": "m", "tracer": "m",

@@ -81,8 +81,8 @@ struct MediatorFacts {
   /// The free names that are the function's, not the module's.
   std::vector<std::string> functionNames;
   /// The free names whose kinds the FAST verdict assumes: an int or a float
-  /// of at most `guardMost`, or an int, a float or a tensor
-  /// (engine/CallerGuards.cpp). A runtime checks the caller's values, and
+  /// of at most `guardMost`, a tensor of at most `guardMost` elements, or an
+  /// int, a float or a tensor (engine/CallerGuards.cpp). A runtime checks the caller's values, and
   /// runs the mediator ISOLATE when one is anything else.
   std::map<std::string, CallerAssumption> guards;
   int64_t guardMost = 0;

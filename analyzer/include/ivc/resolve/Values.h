@@ -58,6 +58,8 @@ enum class ValueKind : uint8_t {
 enum class CallerAssumption : uint8_t {
   SmallNumber,    // an int or a float of bounded magnitude
   NumberOrTensor, // an int, a float or a tensor: no sequence
+  SmallTensor,    // a tensor whose dimensions (an empty one counted as 1)
+                  // multiply to a bounded number: its values are not bounded
 };
 
 struct Value {
@@ -131,6 +133,9 @@ public:
   std::optional<CallerAssumption> callerAssumption(const ir::Op *nameRead);
   /// The most a read of a caller's name assumed a SmallNumber may be.
   std::optional<double> callerNumberBound(const ir::Op *nameRead);
+  /// The most the product of the dimensions of a caller's tensor assumed a
+  /// SmallTensor may be.
+  std::optional<double> callerTensorBound(const ir::Op *nameRead);
   /// The value of a module-level name that a runtime binds itself from the
   /// plan: its one binding, outside every mediator, to a constant (literals,
   /// imports' members, the file's functions and classes, other such names,

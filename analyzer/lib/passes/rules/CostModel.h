@@ -196,7 +196,8 @@ bool chosenByInputs(RuleContext &ctx, const ir::Op *op);
 /// (an activation does not: its shape is the model's).
 bool derivedFromInputs(RuleContext &ctx, const ir::Op *op);
 /// Whether the tensor `t` is the caller's, so that its shape is too (a
-/// caller's 2^40 by 0 tensor holds nothing).
+/// caller's 2^40 by 0 tensor holds nothing), and the plan does not guard
+/// its size.
 bool callersShape(RuleContext &ctx, const ir::Op *t);
 
 // SizeBounds.cpp

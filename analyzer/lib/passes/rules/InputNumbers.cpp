@@ -167,7 +167,7 @@ bool chosenByInputs(RuleContext &ctx, const Op *op) { return valueChosen(ctx, op
 bool derivedFromInputs(RuleContext &ctx, const Op *op) { return chosen(ctx, op, 0); }
 
 bool callersShape(RuleContext &ctx, const Op *t) {
-  return t->is(OpKind::Name) &&
+  return t->is(OpKind::Name) && !ctx.values.callerTensorBound(t) &&
          (ctx.values.fromCaller(t) ||
           ctx.values.scopes().resolve(t).kind == NameResolution::Kind::Undefined);
 }

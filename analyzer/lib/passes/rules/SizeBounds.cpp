@@ -272,12 +272,17 @@ std::optional<SizeLimit> nameDims(RuleContext &ctx, const Op *t, int depth) {
 /// The most any dimension of the tensor `t` may be. An activation's or a
 /// parameter's are lengths of what exists; a factory's are its numbers.
 /// Anything else is bounded by how it was made (callDims), and a caller's
-/// tensor's may be anything (a 2^40 by 0 tensor holds nothing). The bound
+/// tensor's may be anything (a 2^40 by 0 tensor holds nothing) unless the
+/// plan guards it (a SmallTensor, engine/CallerGuards.cpp). The bound
 /// is of the span, the product of the dimensions other than 0: what one
 /// dimension may become once they are merged (`torch.zeros(0, 2**15,
 /// 2**15).flatten(1)` is 0 by 2^30).
 std::optional<SizeLimit> dimsOf(RuleContext &ctx, const Op *t, int depth) {
-  if (!t || depth > 12 || callersShape(ctx, t) || derivedFromInputs(ctx, t))
+  if (!t || depth > 12)
+    return std::nullopt;
+  if (std::optional<double> most = ctx.values.callerTensorBound(t))
+    return SizeLimit{*most}; // a runtime checks it
+  if (callersShape(ctx, t) || derivedFromInputs(ctx, t))
     return std::nullopt;
   if (std::optional<std::vector<double>> shape = factoryShape(ctx, t)) {
     SizeLimit span{1}; // a zero dimension makes no other smaller
