@@ -43,9 +43,11 @@ TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
         addOnce<const Symbol *>(b.tracerSymbols, r.symbol);
     }
   }
-  for (const TraceRegion &t : file.traces)
+  for (const TraceRegion &t : file.traces) {
+    b.traceHeaders.push_back(t.headerRange);
     for (const Mediator &m : t.mediators)
       b.mediatorBodies.push_back(m.bodyRange);
+  }
   // A name with no binding in the file (a parameter of nothing, a notebook
   // global) still means the model: it is resolved by text at its uses.
   for (const TraceRegion &t : file.traces)

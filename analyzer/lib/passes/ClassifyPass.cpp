@@ -40,6 +40,7 @@ public:
       });
       RuleContext ctx{m, unit, *unit.context->values, passed, annotations, memo_};
       m.code.forEachOp(unit, [&](Op *op) { dispatch(*op, ctx); });
+      checkTraceNameBindings(ctx);
     }
     checkSharedNames(m);
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {

@@ -81,6 +81,8 @@ struct TraceBindings {
   std::vector<const Symbol *> modelSymbols;
   std::vector<std::string_view> modelExpressions; // receivers that are not names: "self.lm"
   std::vector<const Symbol *> tracerSymbols;
+  /// The `with ... as tracer:` lines, which bind the tracers.
+  std::vector<SourceRange> traceHeaders;
   /// The statements of every mediator's body (see fromCaller).
   std::vector<SourceRange> mediatorBodies;
 };

@@ -2,8 +2,9 @@
 //
 // REJECT: dunder and underscore attributes (IVC201), frame, generator,
 // coroutine, traceback, code and cell attributes (IVC202), introspection
-// builtins referenced in any way (IVC203), module dunders (IVC211), modules the
-// policy does not allow (IVC104). ISOLATE: unsafe torch/numpy entry points
+// builtins referenced in any way (IVC203), module dunders (IVC211), the
+// trace's model or tracer rebound in its body (IVC212), modules the policy
+// does not allow (IVC104). ISOLATE: unsafe torch/numpy entry points
 // (IVC307), writes to module or model attributes (IVC309), file APIs a policy
 // allows (IVC310). Prohibited modules and builtins are the blacklist's.
 //
@@ -107,6 +108,37 @@ void checkName(Op &op, RuleContext &ctx) {
   }
   if (isDunder(op.text))
     ctx.reject(op, DiagId::DunderName, {ctx.subject(), op.text});
+}
+
+void checkTraceNameBindings(RuleContext &ctx) {
+  // Helpers rebind neither name without `global` or `nonlocal`, which are
+  // errors of their own; trace headers bind the tracers (a session's body
+  // holds its traces' headers).
+  if (ctx.unit.kind != CodeUnit::Kind::Mediator)
+    return;
+  const TraceBindings &traces = ctx.unit.context->traces;
+  const SourceRange &body = ctx.m.mediator.bodyRange;
+  llvm::DenseMap<const Op *, std::pair<std::string_view, std::string_view>> sites;
+  auto note = [&](const std::vector<const Symbol *> &symbols, std::string_view what) {
+    for (const Symbol *s : symbols)
+      for (const Binding &b : s->bindings) {
+        uint32_t at = b.site ? b.site->range.begin.offset : 0;
+        if (b.site && body.contains(at) &&
+            llvm::none_of(traces.traceHeaders,
+                          [&](const SourceRange &header) { // up to the body's start
+                            return header.begin.offset <= at && at < header.end.offset;
+                          }))
+          sites.try_emplace(b.site, s->name, what);
+      }
+  };
+  note(traces.modelSymbols, "model");
+  note(traces.tracerSymbols, "tracer");
+  if (sites.empty())
+    return;
+  for (const Op *op : ctx.unit.ops)
+    if (auto it = sites.find(op); it != sites.end())
+      ctx.reject(*op, DiagId::TraceNameRebinding,
+                 {ctx.subject(), it->second.first, it->second.second});
 }
 
 bool rejectedAttributeName(std::string_view name) {

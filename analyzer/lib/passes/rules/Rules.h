@@ -94,6 +94,9 @@ const ir::Op *valueBehindNames(RuleContext &ctx, const ir::Op *op);
 
 // References.cpp
 void checkName(ir::Op &op, RuleContext &ctx);
+/// REJECT where the body rebinds the trace's model or tracer, whose every
+/// use ivc judges as theirs.
+void checkTraceNameBindings(RuleContext &ctx);
 /// ISOLATE when one name stands for two variables a runtime cannot keep
 /// apart (Namespaces.cpp).
 void checkSharedNames(MediatorContext &m);
