@@ -48,6 +48,8 @@ with model.trace("repetition"):
     # A block's output is a tuple, and so is what split() makes.
     outputs = model.transformer.h[0].output * 2**27  # expected-remark {{repeats what may be a sequence 134217728 times}}
     pieces = model.transformer.h[0].output[0].split(2) * 2**27  # expected-remark {{repeats what may be a sequence 134217728 times}}
+    # So is a slice of a module list: a tuple of envoys.
+    blocks = model.transformer.h[:] * 2**27  # expected-remark {{repeats what may be a sequence 134217728 times}}
 
 with model.trace("repetition of unknown length"):
     width = int("1" + "0" * 12)

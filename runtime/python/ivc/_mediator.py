@@ -246,8 +246,10 @@ class Envoy:
         return [Envoy(self._m, self._child(n)) for n in self._m.tree.children.get(self._path, ())]
 
     def __getitem__(self, index):
+        # A tuple: the analyzer types every item of a slice as a submodule,
+        # so nothing else may be put in it.
         if isinstance(index, slice):
-            return self._children()[index]
+            return tuple(self._children()[index])
         names = self._m.tree.children.get(self._path, ())
         return Envoy(self._m, self._child(names[index]))
 

@@ -57,6 +57,26 @@ class Iteration(unittest.TestCase):
         self.assertIn("never reached", str(err))
 
 
+class ModuleLists(unittest.TestCase):
+    def test_a_slice_of_a_module_list_is_a_tuple_of_its_envoys(self):
+        # The analyzer types every item of it as a submodule: nothing else
+        # may be put in it.
+        model, ids = TinyGPT(), tokens()
+        p = plan(mediator("""
+            blocks = model.transformer.h[0:2]
+            outs = [b.output[0] for b in blocks]
+            n = len(blocks)
+            """, saves=["outs", "n"]))
+        r = run_both(self, p, model, [ids])
+        self.assertEqual((r["n"], len(r["outs"])), (2, 2))
+        for body, error in (("hs = model.transformer.h[0:0]\nhs.append('{0}')\n", AttributeError),
+                            ("hs = model.transformer.h[:]\nhs[0] = '{0}'\n", TypeError)):
+            for tier in TIERS:
+                r = runtime().run(plan(mediator(body)), model, [ids], tiers={0: tier},
+                                  raise_errors=False)
+                self.assertIsInstance(r.errors[0], error, (body, tier))
+
+
 class RawWrites(unittest.TestCase):
     """Writes that bypass torch's version counter still reach the model from
     a worker: a numpy view, .data, the storage."""

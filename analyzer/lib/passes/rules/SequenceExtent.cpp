@@ -83,9 +83,11 @@ bool isSequence(RuleContext &ctx, const Op *op) {
 
 bool maySequence(RuleContext &ctx, const Op *op) {
   const ValueSet &vs = ctx.valuesOf(op);
+  // (A slice of a module list is a tuple of envoys.)
   return vs.empty() || llvm::any_of(vs, [](const Value &v) {
     return v.kind == ValueKind::Unknown || v.kind == ValueKind::Method ||
-           v.kind == ValueKind::Str || v.kind == ValueKind::Container;
+           v.kind == ValueKind::Str || v.kind == ValueKind::Container ||
+           v.kind == ValueKind::Envoy;
   });
 }
 
