@@ -187,6 +187,10 @@ void prepareStderr(State &) {
 }
 Report stderrFlags(State &) { return fromSyscall(::fcntl(2, F_SETFL, O_NONBLOCK)); }
 Report stderrSeek(State &) { return fromSyscall(::lseek(2, 0, SEEK_SET)); }
+// The kernel reads only a descriptor's lower 32 bits.
+constexpr long Stderr64 = 2L | (1L << 32);
+Report stderrFlags64(State &) { return fromSyscall(::syscall(SYS_fcntl, Stderr64, F_SETFL, O_NONBLOCK)); }
+Report stderrSeek64(State &) { return fromSyscall(::syscall(SYS_lseek, Stderr64, 0L, SEEK_SET)); }
 Report memfdCreate(State &) { return fromSyscall(::syscall(SYS_memfd_create, "x", 0)); }
 
 const Canary Canaries[] = {
@@ -227,6 +231,10 @@ const Canary Canaries[] = {
      nullptr, nullptr, stderrFlags, prepareStderr},
     {"stderr-seek", "lseek(2, 0, SEEK_SET): the host's stderr", Expect::Eperm, nullptr, nullptr,
      nullptr, stderrSeek, prepareStderr},
+    {"stderr-flags-64", "fcntl(2 | 1 << 32, F_SETFL, O_NONBLOCK): the host's stderr", Expect::Eperm,
+     nullptr, nullptr, nullptr, stderrFlags64, prepareStderr},
+    {"stderr-seek-64", "lseek(2 | 1 << 32, 0, SEEK_SET): the host's stderr", Expect::Eperm, nullptr,
+     nullptr, nullptr, stderrSeek64, prepareStderr},
     {"import-ctypes", "Python: import ctypes", Expect::Category, "ctypes", nullptr,
      "import ctypes"},
     {"python-open", "Python: open('/etc/passwd')", Expect::Category, "file_read", nullptr,

@@ -196,12 +196,17 @@ Status installSeccompFilter(const SeccompOptions &options) {
     if (Status s = allow("fcntl", 1, &c1); !s)
       return s;
   }
-  {
-    scmp_arg_cmp own = SCMP_A0(SCMP_CMP_GT, 2);
-    scmp_arg_cmp setfl[] = {own, SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(F_SETFL))};
+  // The kernel reads a descriptor's lower 32 bits (`2 | 1 << 32` is
+  // descriptor 2), and a rule compares an argument once: 3 exactly, then
+  // each range [2^k, 2^(k+1)) below 2^32, with every higher bit clear.
+  std::vector<scmp_arg_cmp> own{SCMP_A0(SCMP_CMP_EQ, 3)};
+  for (int k = 2; k < 32; ++k)
+    own.push_back(SCMP_A0(SCMP_CMP_MASKED_EQ, ~((scmp_datum_t(1) << k) - 1), scmp_datum_t(1) << k));
+  for (const scmp_arg_cmp &fd : own) {
+    scmp_arg_cmp setfl[] = {fd, SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(F_SETFL))};
     if (Status s = allow("fcntl", 2, setfl); !s)
       return s;
-    if (Status s = allow("lseek", 1, &own); !s)
+    if (Status s = allow("lseek", 1, &fd); !s)
       return s;
   }
   // madvise: the advice allocators, torch and the CUDA driver give; not
