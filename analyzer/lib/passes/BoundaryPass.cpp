@@ -33,6 +33,42 @@ std::string accessKind(const Value &activation) {
 
 std::string pathOf(const Value &v) { return v.text.empty() ? std::string("<model>") : std::string(v.text); }
 
+bool isSaveCall(const Op *op) {
+  return op->is(OpKind::Call) && op->operand(0) && op->operand(0)->is(OpKind::Attribute) &&
+         op->operand(0)->text == "save";
+}
+
+/// Whether what `e` makes keeps a saved value: the save itself, or a
+/// display or comprehension holding one (`[b.output[0].save() for b in
+/// model.transformer.h]`).
+bool keepsSave(const Op *e, int depth = 0) {
+  if (!e || depth > 16)
+    return false;
+  if (isSaveCall(e))
+    return true;
+  switch (e->kind) {
+  case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::Dict:
+  case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::BoolOp: case OpKind::Starred:
+    return llvm::any_of(e->operands, [&](const Op *o) { return keepsSave(o, depth + 1); });
+  case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
+    for (const Region &r : e->regions)
+      if (!r.ops.empty() && r.ops.back()->is(OpKind::CompYield))
+        return keepsSave(r.ops.back(), depth + 1);
+    return false;
+  case OpKind::CompYield:
+    return llvm::any_of(e->operands, [&](const Op *o) { return keepsSave(o, depth + 1); });
+  default:
+    return false;
+  }
+}
+
+/// The name a store into `target` changes: `x`, `x[k]`, `x[i][j]`.
+const Op *storedName(const Op *target) {
+  while (target && target->is(OpKind::Subscript))
+    target = target->operand(0);
+  return target && target->is(OpKind::Name) ? target : nullptr;
+}
+
 bool isBarrierCall(const Op *op, ValueAnalysis &values) {
   if (!op->is(OpKind::Call))
     return false;
@@ -90,6 +126,7 @@ private:
       return;
     }
     case OpKind::AugAssign: {
+      savedInto(ctx, op->operand(0), op->operand(1)); // `hs += [h.save()]`
       // h[:, -1] += d and h += d both mutate the delivered tensor.
       const Op *target = op->operand(0);
       const Op *base = target && target->is(OpKind::Subscript) ? target->operand(0) : target;
@@ -117,7 +154,8 @@ private:
           if (const Value *a = activationOf(values.valuesOf(t->operand(0))))
             inPlace(ctx, unit, *op, *a);
       }
-      saves(ctx, values, op);
+      for (size_t i = 0; i + 1 < op->operands.size(); ++i)
+        savedInto(ctx, op->operands[i], op->operands.back());
       return;
     case OpKind::Call:
       call(ctx, unit, values, op);
@@ -144,6 +182,12 @@ private:
     if (!callee->is(OpKind::Attribute))
       return;
     std::string_view method = callee->text;
+    // `hs.append(h.save())`, `d.update({k: h.save()})`
+    static constexpr std::string_view Keeps[] = {"append", "extend",     "insert",    "add",
+                                                 "update", "setdefault", "appendleft", "extendleft"};
+    if (llvm::is_contained(Keeps, method))
+      for (size_t i = 1; i < op->operands.size(); ++i)
+        savedInto(ctx, callee->operand(0), op->operands[i]);
     const ValueSet &receivers = values.valuesOf(callee->operand(0));
     for (const Value &r : receivers) {
       if (method == "save" && r.kind == ValueKind::Qualified && r.text == "nnsight") {
@@ -232,20 +276,16 @@ private:
       ctx.report(Tier::Fast, unit, at, DiagId::UnserializableSave, {ctx.subject(unit), what});
   }
 
-  // `x = <...>.save()` saves x.
-  void saves(MediatorContext &ctx, ValueAnalysis &values, const Op *assign) {
-    const Op *value = assign->operands.back();
-    if (!value || !value->is(OpKind::Call) || !value->operand(0) ||
-        !value->operand(0)->is(OpKind::Attribute) || value->operand(0)->text != "save")
+  // `x = <...>.save()` saves x, and so does keeping a saved value in x (`x
+  // = [h.save()]`, `x[k] = h.save()`, `x.append(h.save())`): a runtime
+  // hands back the names it saves.
+  void savedInto(MediatorContext &ctx, const Op *target, const Op *value) {
+    const Op *name = storedName(target);
+    if (!name || !keepsSave(value))
       return;
-    for (size_t i = 0; i + 1 < assign->operands.size(); ++i) {
-      const Op *t = assign->operands[i];
-      if (t && t->is(OpKind::Name)) {
-        std::string n(t->text);
-        if (std::find(ctx.facts.saves.begin(), ctx.facts.saves.end(), n) == ctx.facts.saves.end())
-          ctx.facts.saves.push_back(n);
-      }
-    }
+    std::string n(name->text);
+    if (!llvm::is_contained(ctx.facts.saves, n))
+      ctx.facts.saves.push_back(n);
   }
 
   // A name bound in another invoke of the same trace, used here, with no

@@ -93,6 +93,21 @@ def run(ids, k, s, coeff, vec):
 """
 
 
+# Saved values kept in lists and dicts: the plan saves the containers.
+KEPT = """\
+hs = []
+with model.trace(ids):
+    for l in range(2):
+        hs.append(model.transformer.h[l].output[0].save())
+    pair = {"a": (model.transformer.ln_f.output.save(), 1)}
+    by_layer = {}
+    by_layer["last"] = model.lm_head.output.save()
+    stacked = torch.stack([model.lm_head.output.save()])
+with model.trace(ids):
+    every = [b.output[0].save() for b in model.transformer.h]
+"""
+
+
 # A size from the shape of the caller's tensor.
 SHAPED = """\
 import torch
@@ -542,6 +557,20 @@ with model.trace(ids) as tracer:
         with self.assertRaisesRegex(ValueError, "64-bit"):
             self.rt.run(plan, self.model, [self.ids], {**fine, "k": 10**400})
         self.assertEqual(r["pad"].shape, (3, 2))
+
+    def test_saved_values_kept_in_containers_come_back_in_them(self):
+        plan = ivc.compile(KEPT, filename="kept.py")
+        self.assertEqual(sorted(plan.trace(0).mediators[0].saves), ["by_layer", "hs", "pair"])
+        self.assertEqual(plan.trace(1).mediators[0].saves, ["every"])
+        for tier in ("fast", "isolate"):
+            kept, every = (self.rt.run(plan, self.model, [self.ids], tiers={0: tier}, trace=t)
+                           for t in (0, 1))
+            self.assertEqual((len(kept["hs"]), len(every["every"])),
+                             (2, len(self.model.transformer.h)), tier)
+            self.assertTrue(torch.equal(kept["hs"][1], every["every"][1]), tier)
+            self.assertEqual(kept["by_layer"]["last"].shape[-1], self.model.lm_head.out_features)
+            self.assertNotIn("stacked", kept)  # torch.stack keeps no saved value
+            self.assertEqual(kept["pair"]["a"][1], 1)
 
     def test_a_tensor_guard_bounds_every_dimension_an_empty_one_included(self):
         plan = ivc.compile(SHAPED, filename="shaped.py")
