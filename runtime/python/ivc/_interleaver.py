@@ -33,6 +33,40 @@ class _EarlyStop(Exception):
 
 MAX_LOG_BYTES = 1 << 20  # per mediator; the rest is dropped, with a note
 MAX_BARRIERS = 1 << 12  # barrier messages per mediator and trace
+# What a mediator's call of a module may make, about: 1 GiB of float32.
+MAX_MODULE_CALL_ELEMENTS = 1 << 28
+
+
+def _growth(module):
+    """How many times more elements a module may make than it is given,
+    roughly: an embedding makes a vector of each index; a weight matrix
+    (a linear layer's, either way round) may widen by its shape's ratio."""
+    most = 1
+    for sub in module.modules():
+        if isinstance(sub, torch.nn.Embedding):
+            most = max(most, sub.embedding_dim)
+            continue
+        weight = sub._parameters.get("weight")
+        if isinstance(weight, torch.Tensor) and weight.dim() == 2 and min(weight.shape):
+            most = max(most, -(-max(weight.shape) // min(weight.shape)))
+    return most
+
+
+def _module_call_problem(module, args, kwargs):
+    """Why the host will not run `module` on a mediator's values, or None:
+    only tensors, bools and None (a number may size what a module caches,
+    `rotary(x, seq_len=2**40)`), and not more than about
+    MAX_MODULE_CALL_ELEMENTS made."""
+    values = list(args) + list(kwargs.values())
+    for v in values:
+        if not (v is None or isinstance(v, (torch.Tensor, bool))):
+            return ("TypeError", f"a module call takes tensors, bools and None, "
+                                 f"not {type(v).__name__}")
+    given = sum(v.numel() for v in values if isinstance(v, torch.Tensor))
+    if given * _growth(module) > MAX_MODULE_CALL_ELEMENTS:
+        return ("ValueError", f"a module call of {given} elements may make more than "
+                              f"{MAX_MODULE_CALL_ELEMENTS}: call it on fewer")
+    return None
 
 
 class MediatorState:
@@ -222,6 +256,7 @@ class Interleaver:
         self.exports = {}
         self._ready = collections.deque()  # mediators to drive, in turn
         self._driving = False
+        self._calling = False  # running a module for a mediator: no hooks
 
     # -- events -----------------------------------------------------------
     def _fail(self, m, error):
@@ -380,6 +415,8 @@ class Interleaver:
             else:
                 self._barrier(m, msg[1], msg[2], msg[3])
             return False
+        if kind == "call":
+            return bool(self._call_module(m, msg[1], msg[2], msg[3]))
         # request, swap, skip
         path = msg[1]
         if kind == "request" and msg[2] == "param":
@@ -403,6 +440,24 @@ class Interleaver:
             return bool(self._serve(m, event))
         self._park(m, event)
         return False
+
+    def _call_module(self, m, path, args, kwargs):
+        """Runs a submodule on m's values, outside the trace: its hooks see
+        nothing, and the result is m's own."""
+        module = self.modules.get(path)
+        if module is None:
+            return self._error(m, "AttributeError", f"the model has no submodule '{path}'")
+        problem = _module_call_problem(module, args, kwargs)
+        if problem is not None:
+            return self._error(m, *problem)
+        calling, self._calling = self._calling, True
+        try:
+            out = module(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - the mediator's values, the mediator's error
+            return self._error(m, type(e).__name__, str(e))
+        finally:
+            self._calling = calling
+        return self._deliver(m, unalias(out, self.owned), live=False)
 
     def _serve(self, m, event):
         """Answers a pending event at its hook; False if m failed."""
@@ -492,9 +547,10 @@ class Interleaver:
         original = module.forward
 
         def forward(*args, **kwargs):
-            if threading.get_ident() != owner:
+            if threading.get_ident() != owner or self._calling:
                 # Another thread's plain call of the model (a server's other
-                # requests): it is not this trace's to see or change.
+                # requests), or a mediator's call of a module: it is not
+                # this trace's to see or change.
                 return original(*args, **kwargs)
             call = self.started.get(path, 0)
             self.started[path] = call + 1

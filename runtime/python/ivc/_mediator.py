@@ -16,7 +16,7 @@ import types
 
 import torch
 
-from ._protocol import MAX_TYPE_NAME, check_participants, fit_text
+from ._protocol import MAX_CALL_ARGUMENTS, MAX_TYPE_NAME, check_participants, fit_text
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
 
 # Module trees by key, shared by every mediator in this process: the host
@@ -293,6 +293,11 @@ class Envoy:
         self._m.calls[self._path] = self._m.calls.get(self._path, 0) + step
         return self
 
+    def __call__(self, *args, **kwargs):
+        """Run the module on values of the mediator's (`model.lm_head(h)`):
+        the host runs it outside the trace, so no mediator sees this call."""
+        return self._m.call_module(self._path, args, kwargs)
+
 
 class Barrier:
     """tracer.barrier(n)(): wait until n mediators reach the barrier, then
@@ -433,6 +438,15 @@ class Mediator:
         reply = self._exchange(("request", path, what, self._call(path)))
         if reply[0] != "value":
             raise RuntimeError(f"unexpected reply {reply[0]!r} to a request")
+        return self._deliver(reply[1])
+
+    def call_module(self, path, args, kwargs):
+        if len(args) > MAX_CALL_ARGUMENTS or len(kwargs) > MAX_CALL_ARGUMENTS:
+            raise TypeError(f"a module call takes at most {MAX_CALL_ARGUMENTS} positional "
+                            f"and {MAX_CALL_ARGUMENTS} keyword arguments")
+        reply = self._exchange(("call", path, tuple(args), dict(kwargs)))
+        if reply[0] != "value":
+            raise RuntimeError(f"unexpected reply {reply[0]!r} to a module call")
         return self._deliver(reply[1])
 
     def swap(self, path, what, value):

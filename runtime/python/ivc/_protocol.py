@@ -8,7 +8,8 @@ message (always empty in process, where the mediator changes them directly).
 
 host -> mediator
   ("run", job)                           start a mediator (job: see interleaver)
-  ("value", value)                       the activation (or parameter) requested
+  ("value", value)                       the activation (or parameter) requested,
+                                         or what a module call returned
   ("ok",)                                a swap, skip, log or stop was applied
   ("error", type_name, message)          raise this at the request site
   ("release", {name: value})             a barrier opened; bind these names
@@ -19,6 +20,7 @@ mediator -> host
   ("request", path, what, call, mutations)        what: output input inputs param
   ("swap", path, what, call, value, mutations)    what: output input
   ("skip", path, call, value, mutations)
+  ("call", path, args, kwargs, mutations)         run a submodule on these values
   ("barrier", name, participants, exports, mutations)
   ("log", text, mutations)
   ("stop", mutations)
@@ -38,6 +40,7 @@ MAX_CALL = 1 << 20
 MAX_TYPE_NAME = 256
 MAX_TEXT = 1 << 20  # characters of a log line, exception message or traceback
 MAX_PARTICIPANTS = 4096  # of a barrier
+MAX_CALL_ARGUMENTS = 16  # positional and keyword, each, of a module call
 REQUEST_WHATS = ("output", "input", "inputs", "param")
 SWAP_WHATS = ("output", "input")
 
@@ -171,6 +174,16 @@ def check_mediator_message(msg):
     elif kind == "skip" and n == 5:
         _str(msg[1], "path")
         _call(msg[2])
+        _mutations(msg[4])
+    elif kind == "call" and n == 5:
+        _str(msg[1], "path")
+        if not isinstance(msg[2], tuple) or len(msg[2]) > MAX_CALL_ARGUMENTS:
+            raise Violation(f"a module call's arguments must be a tuple of at most "
+                            f"{MAX_CALL_ARGUMENTS}")
+        if (not isinstance(msg[3], dict) or len(msg[3]) > MAX_CALL_ARGUMENTS or
+                not all(isinstance(k, str) for k in msg[3])):
+            raise Violation(f"a module call's keyword arguments must be a dict of at most "
+                            f"{MAX_CALL_ARGUMENTS} names")
         _mutations(msg[4])
     elif kind == "barrier" and n == 5:
         _str(msg[1], "barrier name")

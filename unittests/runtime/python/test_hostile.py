@@ -174,6 +174,13 @@ class Hostile(unittest.TestCase):
         code = "import ivc._core as c\nos.write(fd, frame(c.encode(('bogus', 1), None)))"
         self.assertViolation(self.attack(code), "unknown message 'bogus'")
 
+    def test_a_module_call_message_of_the_wrong_shape(self):
+        for call, says in (("('call', 'lm_head', [1], {}, [])", "must be a tuple"),
+                           ("('call', 'lm_head', (0,) * 17, {}, [])", "at most 16"),
+                           ("('call', 'lm_head', (), {1: 2}, [])", "dict of at most 16 names")):
+            code = f"import ivc._core as c\nos.write(fd, frame(c.encode({call}, None)))"
+            self.assertViolation(self.attack(code), says)
+
     def test_tensor_outside_the_arena(self):
         for space, offset in ((999, 0), (1, 1 << 40)):
             code = ("import ivc._core as c\n"

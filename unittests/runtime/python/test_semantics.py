@@ -77,6 +77,39 @@ class ModuleLists(unittest.TestCase):
                 self.assertIsInstance(r.errors[0], error, (body, tier))
 
 
+class ModuleCalls(unittest.TestCase):
+    def test_a_mediator_runs_a_module_on_its_own_values_outside_the_trace(self):
+        # The logit lens: the last block's lens is the model's own logits,
+        # and the model's own calls of ln_f and lm_head are still call 0.
+        model, ids = TinyGPT(), tokens()
+        p = plan(mediator("""
+            lens = [model.lm_head(model.transformer.ln_f(b.output[0]))
+                    for b in model.transformer.h]
+            final = model.lm_head.output
+            one = model.transformer.wte(ids[:, :1])
+            """, saves=["lens", "final", "one"], free_names=["ids"]))
+        r = run_both(self, p, model, [ids], {"ids": ids})
+        self.assertEqual(len(r["lens"]), len(model.transformer.h))
+        self.assertTrue(torch.equal(r["lens"][-1], r["final"]))
+        self.assertFalse(torch.equal(r["lens"][0], r["final"]))
+        self.assertTrue(torch.equal(r["one"], model.transformer.wte(ids[:, :1])))
+
+    def test_what_a_module_call_may_take_and_make_is_bounded(self):
+        model, ids = TinyGPT(), tokens()
+        for body, error, says in (
+                ("x = model.lm_head('h')\n", TypeError, "tensors, bools and None"),
+                ("x = model.lm_head(torch.zeros(32), 2**40)\n", TypeError, "not int"),
+                ("x = model.transformer.wte(torch.zeros(2**24, dtype=torch.long))\n",
+                 ValueError, "may make more than"),
+                ("x = model.lm_head(torch.zeros(3))\n", RuntimeError, "shape"),
+                ("x = model.lm_head(*[0] * 17)\n", TypeError, "at most 16")):
+            for tier in TIERS:
+                r = runtime().run(plan(mediator("import torch\n" + body)), model, [ids],
+                                  tiers={0: tier}, raise_errors=False)
+                self.assertIsInstance(r.errors[0], error, (body, tier))
+                self.assertIn(says, str(r.errors[0]), (body, tier))
+
+
 class RawWrites(unittest.TestCase):
     """Writes that bypass torch's version counter still reach the model from
     a worker: a numpy view, .data, the storage."""
