@@ -52,17 +52,28 @@ def _growth(module):
     return most
 
 
-def _module_call_problem(module, args, kwargs):
+def _positions(t):
+    """The vectors a tensor holds: its elements over its last dimension."""
+    return t.numel() // t.shape[-1] if t.dim() and t.shape[-1] else 1
+
+
+def _module_call_problem(module, args, kwargs, positions):
     """Why the host will not run `module` on a mediator's values, or None:
     only tensors, bools and None (a number may size what a module caches,
-    `rotary(x, seq_len=2**40)`), and not more than about
-    MAX_MODULE_CALL_ELEMENTS made."""
+    `rotary(x, seq_len=2**40)`); no tensor of more vectors than the trace's
+    inputs have positions (attention's cost is their square); and not more
+    than about MAX_MODULE_CALL_ELEMENTS made."""
     values = list(args) + list(kwargs.values())
     for v in values:
         if not (v is None or isinstance(v, (torch.Tensor, bool))):
             return ("TypeError", f"a module call takes tensors, bools and None, "
                                  f"not {type(v).__name__}")
-    given = sum(v.numel() for v in values if isinstance(v, torch.Tensor))
+    tensors = [v for v in values if isinstance(v, torch.Tensor)]
+    widest = max((_positions(t) for t in tensors), default=0)
+    if widest > positions:
+        return ("ValueError", f"a module call on {widest} vectors, where the trace's inputs "
+                              f"have {positions} positions: call it on fewer")
+    given = sum(t.numel() for t in tensors)
     if given * _growth(module) > MAX_MODULE_CALL_ELEMENTS:
         return ("ValueError", f"a module call of {given} elements may make more than "
                               f"{MAX_MODULE_CALL_ELEMENTS}: call it on fewer")
@@ -257,6 +268,7 @@ class Interleaver:
         self._ready = collections.deque()  # mediators to drive, in turn
         self._driving = False
         self._calling = False  # running a module for a mediator: no hooks
+        self.positions = 1  # of the model's inputs: what a module call may take
 
     # -- events -----------------------------------------------------------
     def _fail(self, m, error):
@@ -447,7 +459,7 @@ class Interleaver:
         module = self.modules.get(path)
         if module is None:
             return self._error(m, "AttributeError", f"the model has no submodule '{path}'")
-        problem = _module_call_problem(module, args, kwargs)
+        problem = _module_call_problem(module, args, kwargs, self.positions)
         if problem is not None:
             return self._error(m, *problem)
         calling, self._calling = self._calling, True
@@ -607,7 +619,10 @@ class Interleaver:
         self._saved = []
 
     # -- the trace --------------------------------------------------------
-    def start(self, jobs):
+    def start(self, jobs, inputs):
+        """Starts the mediators of a forward on `inputs` (the model's
+        positional arguments)."""
+        self.positions = max([1] + [t.numel() for t in _tensors_in(inputs)])
         # Workers start together (their prefixes run in parallel); a FAST
         # mediator starts only when its turn comes, since it shares the
         # host's interpreter (and random generator) with the others.

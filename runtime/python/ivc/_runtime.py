@@ -497,7 +497,7 @@ class Runtime:
                      if grad and isinstance(p, torch.nn.Parameter)]
             try:
                 with torch.set_grad_enabled(grad):
-                    inter.start(jobs)
+                    inter.start(jobs, args)
                     output = inter.run(args, {})
             finally:
                 for p, g in grads:

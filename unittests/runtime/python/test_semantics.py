@@ -102,6 +102,10 @@ class ModuleCalls(unittest.TestCase):
                 ("x = model.transformer.wte(torch.zeros(2**24, dtype=torch.long))\n",
                  ValueError, "may make more than"),
                 ("x = model.lm_head(torch.zeros(3))\n", RuntimeError, "shape"),
+                # More vectors than the inputs' 16 positions (attention is
+                # quadratic in them).
+                ("x = model.transformer.h[0](torch.zeros(1, 17, 32))\n", ValueError,
+                 "17 vectors, where the trace's inputs have 16 positions"),
                 ("x = model.lm_head(*[0] * 17)\n", TypeError, "at most 16")):
             for tier in TIERS:
                 r = runtime().run(plan(mediator("import torch\n" + body)), model, [ids],
