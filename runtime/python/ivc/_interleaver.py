@@ -24,6 +24,7 @@ import time
 import torch
 
 from ._errors import MediatorError, MediatorStopped, ProtocolViolation, WorkerError
+from ._grads import watched
 from ._mediator import _BUILTIN_ERRORS, _tensors_in, is_free_kind
 
 
@@ -482,14 +483,18 @@ class Interleaver:
             else:
                 st.args, st.kwargs = unalias((st.args, st.kwargs), self.owned)
             if what == "output":
-                value = narrow(st.out, start, count, self.total)
+                origin = st.out
             elif what == "input":
                 if not st.args:
                     return self._error(m, "ValueError", f"{path} was called without positional "
                                                         "arguments; use .inputs")
-                value = narrow(st.args[0], start, count, self.total)
+                origin = st.args[0]
             else:
-                value = narrow((st.args, st.kwargs), start, count, self.total)
+                origin = (st.args, st.kwargs)
+            value = narrow(origin, start, count, self.total)
+            if m.tier == "fast" and torch.is_grad_enabled():
+                name = f"{self.receiver}.{path}" if path else self.receiver
+                value = watched(value, origin, (start, count), f"{name}.{what}")
             return self._deliver(m, value)
         try:
             if kind == "swap" and what == "output":

@@ -16,6 +16,7 @@ import types
 
 import torch
 
+from ._grads import PendingGrad
 from ._protocol import MAX_CALL_ARGUMENTS, MAX_TYPE_NAME, check_participants, fit_text
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
 
@@ -69,6 +70,32 @@ def _savable(value):
     if type(value) is dict:
         return SavableDict(value)
     return value
+
+
+_SAVED_CONTAINERS = (list, tuple, dict, SavableList, SavableTuple, SavableDict)
+
+
+def _pending_in(value, depth=0):
+    """Whether a saved value holds a gradient backward has yet to fill: read
+    through containers of exact types only, so that no user method runs."""
+    if isinstance(value, PendingGrad):
+        return True
+    if type(value) not in _SAVED_CONTAINERS or depth > 64:
+        return False
+    items = value.values() if isinstance(value, dict) else value
+    return any(_pending_in(v, depth + 1) for v in items)
+
+
+def _resolved(value):
+    """A saved value with its gradients filled in (FAST code only has them,
+    and no classes of its own)."""
+    if isinstance(value, PendingGrad):
+        return value.resolve()
+    if not _pending_in(value):
+        return value
+    if isinstance(value, dict):
+        return type(value)((k, _resolved(v)) for k, v in value.items())
+    return type(value)(_resolved(v) for v in value)
 
 
 # nnsight-style `x.save()` on a delivered tensor: saving is by name (the
@@ -584,10 +611,10 @@ class Mediator:
             self.held.append(e)
             self._report(e)
             return False
-        saves = {n: ns[n] for n in job["saves"] if n in ns}
         try:
+            saves = {n: _resolved(ns[n]) for n in job["saves"] if n in ns}
             self.port.send(("end", saves, self._mutations()))
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, RuntimeError) as e:
             self._report(e)
             return False
         return True

@@ -28,6 +28,7 @@ Nothing outside this module knows which transport carries a tensor.
 import torch
 
 from . import _core
+from ._grads import Activation
 
 IN_PROCESS_SPACE = 0xFFFFFFFF
 ALIGN = 64
@@ -59,8 +60,10 @@ def _nbytes(t):
 def _check_exportable(t):
     """Tensors cross as their bytes, in one layout, in both tiers alike. A
     subclass is refused before anything is read from it: its
-    __torch_function__ would run user code in ivc's own steps."""
-    if type(t) is not torch.Tensor and type(t) is not torch.nn.Parameter:
+    __torch_function__ would run user code in ivc's own steps. (A FAST
+    mediator's activations are ivc's own Activation, which runs none.)"""
+    if type(t) is not torch.Tensor and type(t) is not torch.nn.Parameter and \
+            type(t) is not Activation:
         raise TypeError(f"a tensor of type '{type(t).__qualname__}' cannot cross the ivc "
                         "channel (torch.Tensor only)")
     if t.layout != torch.strided or t.is_meta:

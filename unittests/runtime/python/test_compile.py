@@ -320,6 +320,42 @@ with model.trace(ids) as tracer:
         self.assertTrue(torch.equal(first.grad, torch.ones_like(first)))
         self.assertEqual([n for n, p in model.named_parameters() if p.grad is not None][1:], [])
 
+    def test_an_activations_grad_read_before_backward_is_filled_by_it(self):
+        # nnsight's attribution patching: h.grad saved before .backward() is
+        # the gradient of the activation the model went on with, for the
+        # mediator's rows; one no backward reaches says so.
+        plan = ivc.compile("""\
+grads = []
+with model.trace(ids) as tracer:
+    with tracer.invoke(ids):
+        for b in model.transformer.h:
+            grads.append(b.output[0].grad.save())
+        logits = model.lm_head.output
+        (logits[:, -1, 3] - logits[:, -1, 5]).sum().backward()
+    with tracer.invoke(ids):
+        never = model.transformer.h[0].output[0].grad.save()
+""", filename="attribution.py", policy="ndif")
+        self.assertEqual([(m.tier, m.differentiate) for m in plan.trace(0).mediators],
+                         [("fast", True), ("fast", True)])
+        model = TinyGPT()
+        r = self.rt.run(plan, model, [self.ids, self.ids], {"ids": self.ids},
+                        raise_errors=False)
+        kept = []
+        hooks = [b.register_forward_hook(lambda m, a, out: out[0].retain_grad() or
+                                         kept.append(out[0])) for b in model.transformer.h]
+        logits = model(torch.cat([self.ids, self.ids]))
+        (logits[:len(self.ids), -1, 3] - logits[:len(self.ids), -1, 5]).sum().backward()
+        for h in hooks:
+            h.remove()
+        self.assertEqual(len(r["grads"]), len(kept))
+        for got, out in zip(r["grads"], kept):
+            self.assertEqual(type(got), torch.Tensor)
+            self.assertTrue(torch.allclose(got, out.grad[:len(self.ids)]))
+            self.assertGreater(got.abs().sum().item(), 0)
+        self.assertIsInstance(r.mediators[1].error, RuntimeError)
+        self.assertIn("gradient of model.transformer.h.0.output[0] is not known yet",
+                      str(r.mediators[1].error))
+
     def test_a_dotted_receiver_is_bound_in_both_tiers(self):
         source = (
             "class Probe:\n"
