@@ -1,6 +1,7 @@
 # Probing and logit-lens code collects into a list and stacks it into the
 # same name. A name bound to both a list and a tensor may call the list's
-# methods: on a tensor they raise AttributeError before anything runs.
+# methods, and the tensor's methods no list has: on the other kind they
+# raise AttributeError before anything runs.
 # Expected: no remark; every mediator FAST.
 # RUN: %ivc check --verify --remarks %s
 # RUN: %ivc plan %s | FileCheck %s
@@ -21,3 +22,8 @@ with model.trace("The Eiffel Tower is in"):
     cols = []
     cols.extend([hs[0], hs[1]])
     cols = torch.cat(cols).save()
+    acts = [model.transformer.h[0].output[0], model.transformer.h[1].output[0]]
+    acts = torch.stack(acts)
+    mean = acts.mean(0).save()
+    centered = (acts - acts.mean(0)).norm(dim=-1).save()
+

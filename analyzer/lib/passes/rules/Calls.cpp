@@ -158,6 +158,26 @@ bool alsoContainer(RuleContext &ctx, const Op &call) {
                       [](const Value &v) { return v.kind == ValueKind::Container; });
 }
 
+/// Whether the receiver of the method `call` calls may also be a tensor
+/// (`acts = torch.stack(acts)` after the list was filled).
+bool alsoTensor(RuleContext &ctx, const Op &call) {
+  const Op *attr = call.operand(0);
+  return attr && attr->is(OpKind::Attribute) &&
+         llvm::any_of(ctx.valuesOf(attr->operand(0)), [](const Value &v) {
+           return v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
+         });
+}
+
+/// Whether a list, tuple, dict or set has an attribute of this name.
+bool containerAttribute(std::string_view m) {
+  return isOneOf(m, {"append", "extend", "insert", "remove", "pop", "clear", "index", "count",
+                     "sort", "reverse", "copy", "keys", "values", "items", "get", "update",
+                     "setdefault", "popitem", "fromkeys", "add", "discard", "union",
+                     "intersection", "difference", "symmetric_difference", "issubset",
+                     "issuperset", "isdisjoint", "intersection_update", "difference_update",
+                     "symmetric_difference_update"});
+}
+
 std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *call = nullptr) {
   std::string_view m = v.text;
   const OpCatalog &cat = ctx.m.catalog;
@@ -209,6 +229,12 @@ std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *c
     return Problem{DiagId::UncataloguedCall, "str." + std::string(m), ""};
   case ValueKind::Container:
     if (pureContainerMethod(m))
+      return std::nullopt;
+    // The tensor's method of a name that may also be a tensor (`acts =
+    // torch.stack(acts)`; `acts.mean(0)`): a container has no attribute of
+    // that name, so on one it raises AttributeError before anything runs,
+    // and on the tensor the tensor rules judge it.
+    if (call && alsoTensor(ctx, *call) && cat.tensorMethod(m) && !containerAttribute(m))
       return std::nullopt;
     return Problem{DiagId::UncataloguedCall, "<container>." + std::string(m), ""};
   case ValueKind::Number:
