@@ -1,10 +1,13 @@
 # Heads split by reshaping a name into itself, dimensions unpacked from a
 # shape, pieces unpacked from chunk, and an argmax unravelled by integer
 # division: indices (int64, never negative) divided by counts never trap.
+# A tensor scaled by a number of any size keeps its shape.
 # Expected: no remark; every mediator FAST.
 # RUN: %ivc check --verify --remarks %s
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "{{isolate|reject}}"
+import math
+
 import torch
 from nnsight import LanguageModel
 
@@ -22,3 +25,8 @@ with model.trace("The Eiffel Tower is in"):
     query = (flat // seq) % seq
     key = flat % seq
     edge = torch.stack([head, query, key]).save()
+
+with model.trace("The Eiffel Tower is in"):
+    scores = model.transformer.h[0].output[0] / math.sqrt(64)
+    t = scores.shape[1]
+    mask = torch.triu(torch.ones(t, t), diagonal=1).save()
