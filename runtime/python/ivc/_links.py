@@ -8,6 +8,7 @@ then fails that mediator and carries on with the others.
 """
 
 import atexit
+import collections
 import queue
 import sys
 import threading
@@ -50,6 +51,19 @@ class _FastThreads:
         self._keep = keep
         self._busy = 0
         self._quiet = threading.Condition(self._lock)
+        # Mediators the host gave up on that are still in a call, by tenant.
+        self._stuck = collections.Counter()
+
+    def stuck(self, tenant=None):
+        """How many abandoned mediators (of `tenant`, or of all) still run."""
+        with self._lock:
+            return self._stuck[tenant] if tenant is not None else sum(self._stuck.values())
+
+    def _mark(self, tenant, change):
+        with self._lock:
+            self._stuck[tenant] += change
+            if not self._stuck[tenant]:
+                del self._stuck[tenant]
 
     def run(self, fn):
         with self._lock:
@@ -94,6 +108,19 @@ class _FastThreads:
 
 
 _threads = _FastThreads()
+# Abandoned FAST mediators still in a call on the host, in all, past which
+# every FAST mediator runs ISOLATE (one of its own tenant's is enough).
+MAX_STUCK_FAST = 4
+
+
+def stuck_fast(tenant):
+    """Why a FAST mediator of `tenant` should run in a worker now, or None:
+    the host's cores and memory are taken by abandoned calls."""
+    if _threads.stuck(tenant):
+        return f"a FAST mediator of tenant {tenant!r} the host gave up on is still in a call"
+    if _threads.stuck() >= MAX_STUCK_FAST:
+        return f"{MAX_STUCK_FAST} FAST mediators the host gave up on are still in calls"
+    return None
 # atexit handlers run before the interpreter starts ending daemon threads.
 _EXIT_GRACE_S = 30.0
 atexit.register(_threads.drain, _EXIT_GRACE_S)
@@ -118,8 +145,10 @@ class FastLink:
 
     tier = "fast"
 
-    def __init__(self, guard, budget_s, spin_us=0, memory_bytes=None):
+    def __init__(self, guard, budget_s, spin_us=0, memory_bytes=None, tenant=""):
         self.guard = guard  # _core.FastGuard: the audit hook's policy on this thread
+        self.tenant = tenant
+        self._stuck = False  # abandoned while its thread was in the mediator
         self.budget_s = budget_s
         self.memory_bytes = memory_bytes
         self.memory_left = memory_bytes
@@ -187,6 +216,8 @@ class FastLink:
                     with self._guard:
                         self._thread = None
                         _core.interrupt_thread(me, None)  # one not raised yet
+                        if self._stuck:
+                            _threads._mark(self.tenant, -1)
             except _mediator.Abandoned:
                 return False  # it came after the mediator's own code
             return clean and not self._abandoned
@@ -261,6 +292,9 @@ class FastLink:
         with self._guard:
             self._abandoned = True
             if self._thread is not None:
+                # A C call goes on until it returns: counted until then.
+                self._stuck = True
+                _threads._mark(self.tenant, +1)
                 _core.interrupt_thread(self._thread, _mediator.Abandoned)
                 self._thread = None
 

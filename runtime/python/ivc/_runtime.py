@@ -16,7 +16,7 @@ import torch
 from . import _build_info, _core, _mediator, _protocol
 from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
 from ._interleaver import Interleaver, MediatorState, storage_of
-from ._links import FailedLink, FastLink, WorkerLink
+from ._links import FailedLink, FastLink, WorkerLink, stuck_fast
 from ._plan import load_plan
 
 log = logging.getLogger("ivc.runtime")
@@ -248,9 +248,10 @@ def _guard_broken(m, values):
     return None
 
 
-def _tiers(trace, overrides, values):
+def _tiers(trace, overrides, values, tenant):
     """Each mediator's tier: the override ({index: tier}), or the plan's,
-    which is ISOLATE when the caller's values break its guards."""
+    which is ISOLATE when the caller's values break its guards, or while
+    abandoned FAST calls hold the host (_links.stuck_fast)."""
     overrides = {} if overrides is None else overrides
     if not isinstance(overrides, dict):
         raise PlanError(f"tiers must be a dict {{mediator index: tier}}, not "
@@ -265,7 +266,9 @@ def _tiers(trace, overrides, values):
     tiers = []
     for m in trace.mediators:
         tier = overrides.get(m.index, m.tier)
-        why = _guard_broken(m, values) if tier == "fast" and m.index not in overrides else None
+        why = None
+        if tier == "fast" and m.index not in overrides:
+            why = _guard_broken(m, values) or stuck_fast(tenant)
         if why:
             log.info("ivc: mediator %d of trace %d runs ISOLATE: %s", m.index, trace.index, why)
             tier = "isolate"
@@ -447,9 +450,9 @@ class Runtime:
             raise RejectedError(f"trace {t.index} has a rejected mediator "
                                 f"({', '.join(str(m.index) for m in rejected)}); nothing ran"
                                 + (f": {text}" if text else ""), reasons or plan.diagnostics)
-        tier_of = _tiers(t, tiers, values)
         if not isinstance(tenant, str):
             raise TypeError(f"tenant must be a str, not {type(tenant).__name__}")
+        tier_of = _tiers(t, tiers, values, tenant)
         if not isinstance(model, torch.nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
         self._check_policy(plan)
@@ -478,7 +481,7 @@ class Runtime:
             for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
                 if tier == "fast":
                     link = FastLink(self._fast_guard, self.fast_timeout_s,
-                                    self.sandbox.channel_spin_us, self.fast_memory_bytes)
+                                    self.sandbox.channel_spin_us, self.fast_memory_bytes, tenant)
                 else:
                     link = self._worker_link(tenant)
                     if isinstance(link, WorkerLink):

@@ -235,13 +235,41 @@ class Faults(unittest.TestCase):
         rt = ivc.Runtime(ivc.SandboxConfig(import_allowlist=["torch", "time"]),
                          fast_timeout_s=0.5)
         self.addCleanup(rt.close)
-        p = plan(mediator("import time\nh = model.transformer.h[0].output[0]\ntime.sleep(3)\n",
+        p = plan(mediator("import time\nh = model.transformer.h[0].output[0]\ntime.sleep(2)\n",
                           kind="invoke"), SURVIVOR)
         r = rt.run(p, self.model, [self.ids, self.ids], raise_errors=False)
         self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
         # The next FAST mediator took its turn after the abandoned one.
         self.assertTrue(torch.equal(r["survivor"], self.expected))
         self.assertIsNone(r.mediators[1].error)
+        # (Other tests' FAST work would run ISOLATE while its sleep lasts.)
+        self.assertTrue(fast_threads_settle(), "the abandoned sleep never returned")
+
+    def test_while_abandoned_fast_calls_run_fast_work_goes_to_workers(self):
+        # A call the host gave up on keeps a core and its memory until it
+        # returns: meanwhile its tenant's FAST mediators run ISOLATE, and
+        # everyone's do once MAX_STUCK_FAST such calls run.
+        rt = ivc.Runtime(ivc.SandboxConfig(import_allowlist=["torch", "time"]),
+                         fast_timeout_s=0.3)
+        self.addCleanup(rt.close)
+        stuck = plan(mediator("import time\ntime.sleep(8)\n"))
+        light = plan(mediator("h = model.transformer.h[0].output[0].save()\n", saves=["h"]))
+
+        def tier(tenant):
+            return rt.run(light, self.model, [self.ids], tenant=tenant).mediators[0].tier
+
+        for i in range(_links.MAX_STUCK_FAST):
+            r = rt.run(stuck, self.model, [self.ids], tenant=f"t{i}", raise_errors=False)
+            self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
+            if i == 0:
+                self.assertEqual((tier("t0"), tier("other")), ("isolate", "fast"))
+        self.assertEqual(tier("other"), "isolate")
+        self.assertEqual(rt.run(light, self.model, [self.ids], tenant="other",
+                                tiers={0: "fast"}).mediators[0].tier, "fast")
+        deadline = time.monotonic() + 30
+        while _links._threads.stuck() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual((tier("t0"), tier("other")), ("fast", "fast"))
 
     def test_fast_mediator_past_its_deadline_stops_looping(self):
         rt = ivc.Runtime(fast_timeout_s=0.5)
