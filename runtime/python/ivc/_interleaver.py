@@ -579,7 +579,10 @@ class Interleaver:
                 args, kwargs = st.args, st.kwargs
                 if self.stopped:
                     raise _EarlyStop()
-            if st is not None and len(st.skips) == 1 and st.skips[0][0].rows[1] == self.total:
+            whole = st is not None and len(st.skips) == 1 and st.skips[0][0].rows[1] == self.total
+            if whole and not self._fits(module, path, args, kwargs, *st.skips[0]):
+                st.skips, whole = [], False
+            if whole:
                 out = st.skips[0][1]
             else:
                 out = original(*args, **kwargs)
@@ -601,6 +604,20 @@ class Interleaver:
             return out
 
         return forward
+
+    def _fits(self, module, path, args, kwargs, m, value):
+        """Whether the value of a skip that replaces the whole output may
+        stand for it: no larger than the module could make of its inputs
+        (the rest of the forward runs on it, on the host). If not, m fails
+        and the module runs."""
+        given = sum(t.numel() for t in _tensors_in((args, kwargs)))
+        made = sum(t.numel() for t in _tensors_in(value))
+        if made <= max(given, 1) * _growth(module):
+            return True
+        self._fail(m, MediatorError(f"skip of {path}: a value of {made} elements, where the "
+                                    f"module could make about {given * _growth(module)} of its "
+                                    f"inputs"))
+        return False
 
     def install(self):
         """Wraps every module's forward, for calls from this thread only.

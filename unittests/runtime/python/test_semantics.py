@@ -334,6 +334,19 @@ class Semantics(unittest.TestCase):
         expected = Hooked(self.model).replace("transformer.h.1.mlp", torch.zeros_like)(self.ids)
         self.assertTrue(torch.equal(r["logits"], expected))
 
+    def test_a_skip_of_the_whole_batch_is_no_larger_than_the_module_could_make(self):
+        # The rest of the forward runs on it: a block skipped with a
+        # 1024-long sequence where the input has 8 would run every later
+        # layer on it. The module runs instead.
+        p = plan(mediator("""
+            model.transformer.h[1].skip((torch.zeros(2, 1024, 32),))
+            """, free_names=["torch"]))
+        for tier in TIERS:
+            r = runtime().run(p, self.model, [self.ids], tiers={0: tier}, raise_errors=False)
+            self.assertIn("skip of transformer.h.1: a value of 65536 elements",
+                          str(r.mediators[0].error), tier)
+            self.assertTrue(torch.equal(r.output, self.model(self.ids)), tier)
+
     def test_a_second_skip_of_one_call_fails_its_mediator(self):
         p = plan(mediator("""
             for _ in range(3):
