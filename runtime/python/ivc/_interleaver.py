@@ -18,6 +18,7 @@ is narrowed; other values are shared).
 
 import collections
 import copy
+import logging
 import threading
 import time
 
@@ -26,6 +27,9 @@ import torch
 from ._errors import MediatorError, MediatorStopped, ProtocolViolation, WorkerError
 from ._grads import watched
 from ._mediator import _BUILTIN_ERRORS, _tensors_in, is_free_kind
+
+
+log = logging.getLogger("ivc.runtime")
 
 
 class _EarlyStop(Exception):
@@ -287,6 +291,10 @@ class Interleaver:
         event, m.pending = m.pending, None
         if event[0] != "barrier":
             self.waiting[event[1]] -= 1
+        elif m in self.barriers.get(event[1], ()):
+            # Answered without the barrier opening (an error at the end): it
+            # no longer counts towards it.
+            self.barriers[event[1]].remove(m)
         return event
 
     def _reply(self, m, msg):
@@ -380,15 +388,26 @@ class Interleaver:
                 self._fail(m, e)
                 return
             if charge is None:
-                go_on = self._handle(m, msg)
+                go_on = self._handle_alone(m, msg)
             else:
                 begun, waited = time.monotonic(), m.link.waited_s
                 try:
-                    go_on = self._handle(m, msg)
+                    go_on = self._handle_alone(m, msg)
                 finally:
                     charge(max(0.0, time.monotonic() - begun - (m.link.waited_s - waited)))
             if not go_on:
                 return
+
+    def _handle_alone(self, m, msg):
+        """_handle, where a fault of ivc's own fails m alone: the trace's
+        other mediators keep their results."""
+        try:
+            return self._handle(m, msg)
+        except Exception as e:  # noqa: BLE001
+            log.exception("ivc: mediator %d's %r message", m.index, msg[0])
+            self._fail(m, MediatorError(f"ivc failed on the mediator's {msg[0]!r} message: "
+                                        f"{type(e).__name__}: {e}"))
+            return False
 
     def _handle(self, m, msg):
         """Acts on one of m's messages; False when m stops being driven (it

@@ -224,6 +224,17 @@ class Faults(unittest.TestCase):
             r = self.rt.run(p, self.model, [self.ids], tiers={0: tier})
             self.assertEqual(r["kind"], "EnvoyTracer", tier)
 
+    def test_a_fault_of_ivcs_own_on_a_message_fails_that_mediator_alone(self):
+        # (White box: a log message the interleaver breaks on.)
+        from unittest import mock
+        from ivc import _interleaver
+        broken = mock.patch.object(_interleaver, "MAX_LOG_BYTES", None)
+        for tier in ("fast", "isolate"):
+            with broken, self.assertLogs("ivc.runtime", "ERROR"):
+                err, _ = self.run_failing("tracer.log('x')\n", tier)
+            self.assertIsInstance(err, ivc.MediatorError, tier)
+            self.assertIn("ivc failed on the mediator's 'log' message: TypeError", str(err))
+
     def test_swap_with_a_wrong_shape(self):
         src = "model.transformer.h[0].output = (torch.zeros(5, 5),)\n"
         for tier in ("fast", "isolate"):

@@ -601,6 +601,25 @@ class Semantics(unittest.TestCase):
         r = run_both(self, p, self.model, [a, b], {"barrier": ivc.Barrier(2)})
         self.assertTrue(torch.equal(r["b_wte"], self.model.transformer.wte(a)))
 
+    def test_a_barrier_that_never_filled_counts_its_waiter_once(self):
+        # Answered with an error at the end, the waiter leaves the barrier:
+        # waiting again must not count it twice (and open the barrier with
+        # one mediator, or fail the whole run).
+        p = plan(mediator("""
+            try:
+                barrier()
+            except RuntimeError as e:
+                first = str(e)
+            barrier()
+            """, kind="invoke", saves=["first"], free_names=["barrier"]),
+            mediator("x = model.lm_head.output.save()\n", kind="invoke", saves=["x"]))
+        for tier in TIERS:
+            r = runtime().run(p, self.model, [self.ids, self.ids], {"barrier": ivc.Barrier(2)},
+                              tiers={0: tier, 1: tier}, raise_errors=False)
+            self.assertIsInstance(r.mediators[0].error, RuntimeError, tier)
+            self.assertIn("not all of them reached it", str(r.mediators[0].error), tier)
+            self.assertIn("x", r, tier)
+
     def test_stop(self):
         p = plan(
             mediator("""
