@@ -379,7 +379,19 @@ class WorkerLink:
         msg = ("segments", [(s, size, role) for s, size, role, _ in anns], list(dropped))
         self._send_raw(_core.encode(msg, _protocol.no_tensors), [fd for *_, fd in anns])
 
+    def _timed_out(self, why):
+        self.worker.kill()
+        return WorkerTimeout(f"{self.description} did not finish before its deadline "
+                             f"({self.timeout_s:g} s); {why}")
+
+    def _spent(self):
+        """A spent budget is a stop, however many frames the worker queued
+        (each wait would still be armed for a millisecond)."""
+        if self.budget_s <= 0:
+            raise self._timed_out("its process group was killed")
+
     def _send_raw(self, data, fds=()):
+        self._spent()
         try:
             started, ticket = self._watch()
             try:
@@ -390,6 +402,8 @@ class WorkerLink:
             self.worker.kill()
             raise WorkerTimeout(f"{self.description} stopped reading before its deadline") from None
         except _core.ChannelError as e:
+            if self.killed_by_watchdog:
+                raise self._timed_out("the watchdog killed its process group") from None
             raise WorkerCrashed(f"{self.description} is gone: {e}") from None
 
     def _send(self, msg):
@@ -418,6 +432,7 @@ class WorkerLink:
 
     def _recv(self):
         while True:
+            self._spent()
             try:
                 started, ticket = self._watch()
                 try:
@@ -432,14 +447,10 @@ class WorkerLink:
                 finally:
                     self.charge(time.monotonic() - decoding)
             except _core.ChannelTimeout:
-                self.worker.kill()
-                raise WorkerTimeout(f"{self.description} did not finish before its deadline "
-                                    f"({self.timeout_s:g} s); its process group was killed") from None
+                raise self._timed_out("its process group was killed") from None
             except _core.ChannelClosed as e:
                 if self.killed_by_watchdog:
-                    raise WorkerTimeout(f"{self.description} did not finish before its deadline "
-                                        f"({self.timeout_s:g} s); the watchdog killed its "
-                                        "process group") from None
+                    raise self._timed_out("the watchdog killed its process group") from None
                 raise WorkerCrashed(f"{self.description} died mid-protocol ({e}); "
                                     "it crashed, hit a limit, or was killed") from None
             except (_core.ProtocolError, _core.CodecError) as e:

@@ -235,6 +235,17 @@ class Faults(unittest.TestCase):
             self.assertIsInstance(err, ivc.MediatorError, tier)
             self.assertIn("ivc failed on the mediator's 'log' message: TypeError", str(err))
 
+    def test_a_spent_budget_stops_a_worker_whatever_it_queued(self):
+        # (White box.) With nothing left, the host reads no more frames and
+        # sends no more: a worker that keeps frames queued is not served a
+        # millisecond at a time.
+        for use in ("recv", "send"):
+            link = self.rt._worker_link("")
+            link.budget_s = 0.0
+            with self.assertRaisesRegex(ivc.WorkerTimeout, "did not finish before its deadline"):
+                link.recv() if use == "recv" else link.send(("ok",))
+            link.finish(False)
+
     def test_swap_with_a_wrong_shape(self):
         src = "model.transformer.h[0].output = (torch.zeros(5, 5),)\n"
         for tier in ("fast", "isolate"):
