@@ -81,15 +81,22 @@ void StderrRelay::loop() {
     reported = Clock::now();
   };
   // Every line a worker writes is marked as a worker's: one that reads
-  // like ivc's own (`ivc: ...`) is not.
+  // like ivc's own (`ivc: ...`) is not, and control bytes that would move
+  // a terminal's cursor over the mark (`\x1b[2K\r`) are written escaped.
   std::string out;
   auto pass = [&](const char *data, size_t n) {
     out.clear();
     for (size_t i = 0; i < n; ++i) {
       if (!midLine)
         out += WorkerPrefix;
-      out += data[i];
-      midLine = data[i] != '\n';
+      unsigned char c = static_cast<unsigned char>(data[i]);
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+        static constexpr char Hex[] = "0123456789abcdef";
+        out += {'\\', 'x', Hex[c >> 4], Hex[c & 15]};
+      } else {
+        out += char(c);
+      }
+      midLine = c != '\n';
     }
     writeAll(sink_.get(), out.data(), out.size());
   };

@@ -53,6 +53,19 @@ TEST(StderrRelay, PassesWhatFitsTheBurstMarkedAsAWorkers) {
   EXPECT_EQ(sink.text(), "[worker] first line\n[worker] ivc: forged line\n");
 }
 
+TEST(StderrRelay, EscapesControlBytesThatWouldHideTheMark) {
+  Sink sink;
+  const std::string expected = "[worker] \\x1b[2K\\x0divc: banned\ttoo\\x7f\n";
+  {
+    Result<std::unique_ptr<StderrRelay>> relay = StderrRelay::start(sink.fd.get(), {});
+    ASSERT_TRUE(relay) << relay.error().message;
+    writeAll((*relay)->writeFd(), "\x1b[2K\rivc: banned\ttoo\x7f\n");
+    for (int i = 0; i < 500 && sink.text().size() < expected.size(); ++i)
+      ::usleep(2000);
+  }
+  EXPECT_EQ(sink.text(), expected);
+}
+
 TEST(StderrRelay, DropsAFloodAndSaysHowMuch) {
   Sink sink;
   constexpr size_t kFlood = 4 << 20;
