@@ -488,6 +488,21 @@ with model.trace("sorts and texts written out in one call"):
     numbers = torch.rand(2**23).tolist()
     numbers.sort()  # expected-remark {{'numbers.sort()' sorts 8388608 items in one call}}
     printed = str(torch.rand(2**23).tolist())  # expected-remark {{writes out 8388608 items in one call}}
+    # However they are reached: a slice, a display, a field, format, join.
+    rand_listed = torch.rand(2**23)
+    w1 = f"{rand_listed.tolist()}"  # expected-remark {{'{rand_listed.tolist()}' writes out 8388608 items in one call}}
+    w2 = sorted(rand_listed.tolist()[:])  # expected-remark {{sorts 8388608 items in one call}}
+    w3 = str([rand_listed.tolist()]) + str({0: rand_listed.tolist()})  # expected-remark {{'str([rand_listed.tolist()])' writes out 8388609 items}} expected-remark {{'str({0: rand_listed.tolist()})' writes out 8388610 items}}
+    w4 = "%r" % (rand_listed.tolist(),) + format(rand_listed.tolist())  # expected-remark {{writes out 8388609 items}} expected-remark {{'format(rand_listed.tolist())' writes out 8388608 items}}
+    w5 = " ".join(map(str, rand_listed.tolist()))  # expected-remark {{writes out 8388608 items}}
+    # What exists taken many times over is counted as no limit.
+    act = model.transformer.h[0].output[0]
+    w6 = str(act.flatten().repeat(2**16).tolist())  # expected-remark {{makes a string of a number ivc cannot bound characters}}
+    # A builtin that takes a tensor item by item makes a tensor of each.
+    i1 = max(torch.rand(2**22))  # expected-remark {{'max(torch.rand(2**22))' takes 4194304 items of a tensor one by one in one call, a new tensor each}}
+    i2 = sorted(torch.rand(2**13))  # expected-remark {{takes 8192 items of a tensor one by one}}
+    i3 = list(act.repeat(2**16, 1, 1))  # expected-remark {{takes items ivc cannot count of a tensor one by one}}
+    i4 = max(act[0, -1]) + sum(torch.rand(100)) + len(list(act[0])) + min(torch.rand(2**12))
     few = sorted([random.random() for _ in range(2**16)])
     told = repr(few[:8]) + str([1, 2, 3]) + "%s and %s" % ("a", "b")
 

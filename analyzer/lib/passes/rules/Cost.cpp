@@ -635,6 +635,18 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
           return "'" + std::string(f) + "' works through " + countText(*n) +
                  " integers of up to " + countText(*bits) + " bits in one call";
       }
+  // A builtin that takes a tensor item by item makes a tensor of each, in
+  // one call: max(torch.rand(2**22)) held the interpreter lock 3-4.7 s. An
+  // activation's length is left be, as everywhere.
+  if (callee.kind == ValueKind::Builtin && !args.empty() && allTensors(ctx, args[0]) &&
+      isOneOf(f, {"sum", "max", "min", "sorted", "list", "tuple", "set", "frozenset", "any",
+                  "all"})) {
+    std::optional<double> items = numbersIn(ctx, args[0]);
+    double n = items.value_or(HUGE_VAL);
+    if ((f == "sorted" ? n * std::max(1.0, std::log2(n)) : n) > MaxIteratedTensorItems)
+      return "takes " + (std::isfinite(n) ? countText(n) + " items" : "items ivc cannot count") +
+             " of a tensor one by one in one call, a new tensor each";
+  }
   // A sort compares n log n times in one call: sorted() of 2^24 floats held
   // the interpreter lock 6 s, of as many strings 8 s.
   const Op *sorts = nullptr;

@@ -153,9 +153,19 @@ std::optional<std::string> formatCost(RuleContext &ctx, const Op &op) {
           wide |= holdsWideNumber(ctx, specOp, budget);
       }
     }
-  // `("%s" * 2**19) % tuple(parts)` writes out every part.
+  // `("%s" * 2**19) % tuple(parts)` writes out every part, as `f"{xs}"` and
+  // `format(xs)` write out xs.
   if (!wide && op.is(OpKind::BinaryOp) && op.text == "%")
     if (std::optional<std::string> why = writtenOut(ctx, op.operand(1)))
+      return why;
+  if (!wide && op.is(OpKind::FormatValue))
+    if (std::optional<std::string> why = writtenOut(ctx, op.operand(0)))
+      return why;
+  if (!wide && op.is(OpKind::Call) &&
+      llvm::any_of(ctx.valuesOf(op.operand(0)), [](const Value &v) {
+        return v.kind == ValueKind::Builtin && v.text == "format";
+      }))
+    if (std::optional<std::string> why = writtenOut(ctx, positionalArgument(op, 0)))
       return why;
   if (!wide)
     return std::nullopt;

@@ -110,10 +110,14 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
     double n = double(op->text.size());
     return Extent{n, n, true};
   }
-  case OpKind::List: case OpKind::Tuple: case OpKind::Set: {
+  case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::Dict: {
+    // (A dict's keys and values alternate; each pair is one item.)
+    bool dict = op->is(OpKind::Dict);
     Extent e;
     for (size_t i = 0; i < op->operands.size(); ++i) {
       const Op *item = op->operand(i);
+      if (dict && item && item->is(OpKind::KwSplat))
+        return std::nullopt; // `{**d}`: what d holds
       if (!item)
         return std::nullopt;
       if (item->is(OpKind::Starred)) { // `[*range(n)]`: each item it spreads
@@ -125,15 +129,21 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
         continue;
       }
       std::optional<Extent> inner = of(item, depth + 1);
-      e.length += 1;
+      e.length += dict ? 0.5 : 1;
       e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
       e.chars += inner && inner->text ? inner->length : 0;
     }
     return e;
   }
+  case OpKind::Subscript: // a slice is no longer (`t.tolist()[::1]`)
+    if (op->operand(1) && op->operand(1)->is(OpKind::Slice))
+      return of(op->operand(0), depth + 1);
+    return std::nullopt;
   case OpKind::BinaryOp: return ofBinary(*op, depth);
   case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
   case OpKind::Call: { // `list(range(n))`, `tuple(s)`, `map(f, xs)`: one item each at most
+    if (std::optional<double> n = listedNumbers(ctx_, op)) // `t.tolist()`: its numbers
+      return Extent{*n, *n};
     const Op *items = isListing(ctx_, *op) ? op->operand(1) : itemsPassedOn(ctx_, *op);
     if (!items)
       return std::nullopt;

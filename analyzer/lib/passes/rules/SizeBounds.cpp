@@ -519,7 +519,16 @@ std::optional<double> listedNumbers(RuleContext &ctx, const Op *op) {
   if (!op || !op->is(OpKind::Call) || !op->operand(0) || !op->operand(0)->is(OpKind::Attribute) ||
       op->operand(0)->text != "tolist" || !allTensors(ctx, op->operand(0)->operand(0)))
     return std::nullopt;
-  return spanBound(ctx, op->operand(0)->operand(0));
+  return numbersIn(ctx, op->operand(0)->operand(0));
+}
+
+std::optional<double> numbersIn(RuleContext &ctx, const Op *t) {
+  // What exists, once, is as long as it is (the threat model leaves it be);
+  // many times over (`h.repeat(2**16)`), no limit ivc knows holds.
+  std::optional<SizeLimit> span = dimsOf(ctx, t, 0);
+  if (span && span->lengths > 1)
+    return std::numeric_limits<double>::infinity();
+  return span ? std::optional<double>(span->most) : std::nullopt;
 }
 
 bool lengthExists(RuleContext &ctx, const Op *x, int depth) {

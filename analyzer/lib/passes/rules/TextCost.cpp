@@ -135,11 +135,31 @@ std::optional<std::string> writtenOut(RuleContext &ctx, const Op *seq) {
 
 namespace {
 
+/// What `map(str, xs)` (or repr, format, ascii) writes out: xs.
+const Op *writtenByMap(RuleContext &ctx, const Op *op) {
+  op = valueBehindNames(ctx, op);
+  if (!op || !op->is(OpKind::Call) || op->operands.size() != 3)
+    return nullptr;
+  auto is = [&](const Op *f, std::initializer_list<std::string_view> names) {
+    const ValueSet &vs = ctx.valuesOf(f);
+    return !vs.empty() && llvm::all_of(vs, [&](const Value &v) {
+      return v.kind == ValueKind::Builtin && isOneOf(v.text, names);
+    });
+  };
+  return is(op->operand(0), {"map"}) && is(op->operand(1), {"str", "repr", "format", "ascii"})
+             ? op->operand(2)
+             : nullptr;
+}
+
 std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::string_view m,
                                       const Op *receiver) {
   std::optional<double> text = textLength(ctx, receiver);
   if (m == "join") { // a text joined is its characters, each a part
     const Op *iterable = argument(call, 0, "iterable");
+    // `sep.join(map(str, xs))` writes out every item of xs in C, as str(xs) does.
+    if (const Op *written = writtenByMap(ctx, iterable))
+      if (std::optional<std::string> why = writtenOut(ctx, written))
+        return why;
     std::optional<Extent> parts = ExtentOf(ctx).of(iterable);
     if (std::optional<std::string> why = copiesUnsizedItems(ctx, iterable))
       return why;
