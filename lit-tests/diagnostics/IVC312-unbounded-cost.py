@@ -498,6 +498,10 @@ with model.trace("sorts and texts written out in one call"):
     # What exists taken many times over is counted as no limit.
     act = model.transformer.h[0].output[0]
     w6 = str(act.flatten().repeat(2**16).tolist())  # expected-remark {{makes a string of a number ivc cannot bound characters}}
+    # The configuration's dimensions are lengths of what exists; its other
+    # numbers (a token id, a base) are not.
+    per_layer = [0] * (model.config.n_layer * 2**13)
+    per_token = [0] * (model.config.bos_token_id * 2**13)  # expected-remark {{'[0] * (model.con...bos_token_id * 2**13)' repeats a sequence a number of times ivc cannot bound}}
     # A builtin that takes a tensor item by item makes a tensor of each.
     i1 = max(torch.rand(2**22))  # expected-remark {{'max(torch.rand(2**22))' takes 4194304 items of a tensor one by one in one call, a new tensor each}}
     i2 = sorted(torch.rand(2**13))  # expected-remark {{takes 8192 items of a tensor one by one}}

@@ -269,6 +269,19 @@ std::optional<SizeLimit> nameDims(RuleContext &ctx, const Op *t, int depth) {
   return looped.empty() ? limit : std::nullopt;
 }
 
+/// Whether a configuration number of this name is one of the model's
+/// dimensions, a length of what exists: not a token id, a base, an epsilon
+/// (`bos_token_id` is 50256, `rope_theta` 500000).
+bool isModelDimension(std::string_view name) {
+  return isOneOf(name, {"n_embd", "n_layer", "n_head", "n_positions", "n_ctx", "n_inner",
+                        "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+                        "num_key_value_heads", "intermediate_size", "max_position_embeddings",
+                        "head_dim", "d_model", "d_ff", "d_kv", "d_head", "d_mlp", "d_vocab",
+                        "num_layers", "num_heads", "n_layers", "n_heads", "ffn_dim", "embed_dim",
+                        "num_experts", "num_experts_per_tok", "num_local_experts", "rotary_dim",
+                        "kv_channels", "sliding_window", "num_key_value_groups"});
+}
+
 /// The most any dimension of the tensor `t` may be. An activation's or a
 /// parameter's are lengths of what exists; a factory's are its numbers.
 /// Anything else is bounded by how it was made (callDims), and a caller's
@@ -483,7 +496,7 @@ std::optional<SizeLimit> bound(RuleContext &ctx, const Op *op, int depth) {
   case OpKind::Attribute: // `h.shape`; the model's configuration (`model.config.n_embd`)
     if (const Op *t = shapeOwner(op))
       return dimsOf(ctx, t, depth + 1);
-    if (ctx.values.isConfigValue(op))
+    if (ctx.values.isConfigValue(op) && isModelDimension(op->text))
       return Length;
     return std::nullopt;
   case OpKind::Starred: // `*h.shape[:-1]`
