@@ -23,9 +23,13 @@ with model.trace("The Eiffel Tower is in") as tracer:
     node = hidden.grad_fn  # expected-remark {{uses 'torch.Tensor.grad_fn' (hook)}}
     array = hidden.detach().numpy()  # expected-remark {{uses 'torch.Tensor.numpy' (raw-memory)}}
     doubled = fused(hidden)
+    # numpy's legacy random functions share the process's one generator.
+    noise = np.random.randn(768)  # expected-remark {{uses 'numpy.random.randn' (global-state)}}
+    order = np.random.permutation(12)  # expected-remark {{uses 'numpy.random.permutation' (global-state)}}
 
     # Catalogued look-alikes: not reported.
     zeros = torch.zeros(3, 768)
+    draws = torch.randn(768) + torch.randperm(12).sum()
     empty_like_mean = torch.zeros_like(hidden).mean()
     grad = hidden.grad
     on_device = hidden.to("cuda")

@@ -296,9 +296,9 @@ with model.trace("sizes ivc now evaluates, factories of other names and numpy"):
     s8 = torch.range(0, 2**40) + torch.arange(0, 2**40, 1.0)  # expected-remark {{'torch.range(0, 2**40)' allocates a tensor of 1099511627777 elements of 8 bytes}} expected-remark {{'torch.arange(0, 2**40, 1.0)' allocates}}
     s9 = torch.randperm(2**28)  # expected-remark {{allocates a tensor of 268435456 elements of 8 bytes}}
     arr1 = np.ones((2**20, 2**20)) + np.full(2**40, 1.0)  # expected-remark {{'np.ones((2**20, 2**20))' allocates a tensor of 1099511627776 elements of 8 bytes}} expected-remark {{'np.full(2**40, 1.0)' allocates}}
-    arr2 = np.random.rand(2**16, 2**16)  # expected-remark {{allocates a tensor of 4294967296 elements of 8 bytes}}
-    arr4 = np.random.normal(0, 1, 2**31) + np.random.choice(3, 2**31)  # expected-remark {{'np.random.normal(0, 1, 2**31)' allocates a tensor of 2147483648 elements}} expected-remark {{'np.random.choice(3, 2**31)' allocates}}
-    arr5 = np.random.gamma(1.0, 1.0, 2**31) + np.random.normal(0, 1, 8)  # expected-remark {{'np.random.gamma(1.0, 1.0, 2**31)' allocates a tensor of 2147483648 elements}}
+    arr2 = np.random.rand(2**16, 2**16)  # expected-remark {{allocates a tensor of 4294967296 elements of 8 bytes}} expected-remark {{(global-state)}}
+    arr4 = np.random.normal(0, 1, 2**31) + np.random.choice(3, 2**31)  # expected-remark {{'np.random.normal(0, 1, 2**31)' allocates a tensor of 2147483648 elements}} expected-remark {{'np.random.choice(3, 2**31)' allocates}} expected-remark {{(global-state)}} expected-remark {{(global-state)}}
+    arr5 = np.random.gamma(1.0, 1.0, 2**31) + np.random.normal(0, 1, 8)  # expected-remark {{'np.random.gamma(1.0, 1.0, 2**31)' allocates a tensor of 2147483648 elements}} expected-remark {{(global-state)}} expected-remark {{(global-state)}}
     npvec = np.ones(2**15)
     arr3 = np.outer(npvec, npvec)  # expected-remark {{'np.outer(npvec, npvec)' makes a tensor of 1073741824 elements from its operands}}
     p1 = F.pad(h, (0, 2**40))  # expected-remark {{'F.pad(h, (0, 2**40))' makes a tensor of 1099511627777 elements}}
@@ -538,7 +538,7 @@ with model.trace("views, tiles and samples of constant sizes"):
     v3 = np.repeat(np.ones(2**16), 2**16) + np.tri(2**16)  # expected-remark {{'np.repeat(np.ones(2**16), 2**16)' makes a tensor}} expected-remark {{'np.tri(2**16)' makes a tensor}}
     v4 = torch.tensordot(ones16, ones16, dims=0)  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
     v5 = F.interpolate(h.unsqueeze(0), size=(2**16, 2**16))  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
-    v6 = np.random.permutation(2**30)  # expected-remark {{allocates a tensor of 1073741824 elements of 8 bytes}}
+    v6 = np.random.permutation(2**30)  # expected-remark {{allocates a tensor of 1073741824 elements of 8 bytes}} expected-remark {{(global-state)}}
     v7 = torch.multinomial(torch.ones(10), num_samples=2**31, replacement=True)  # expected-remark {{allocates a tensor of 2147483648 elements of 8 bytes}}
     v8 = np.array([np.ones(2**16)] * 2**16)  # expected-remark {{'np.array([np.ones(2**16)] * 2**16)' makes a tensor of 4294967296 elements from its operands}}
     v9 = torch.diag_embed(torch.ones(2**16))  # expected-remark {{makes a tensor of 4294967296 elements from its operands}}
@@ -665,7 +665,7 @@ with model.trace("sizes given to functions that are no factories"):
     z3 = torch.fft.fft(h, n=2**26)  # expected-remark {{asks for n of 67108864 (at most 1048576 in the server's process)}}
     z4 = F.interpolate(h, scale_factor=2**18)  # expected-remark {{asks for scale_factor of 262144}}
     z5 = np.add.outer(np.ones(2**15), np.ones(2**15))  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
-    z6 = np.random.bytes(2**32)  # expected-remark {{asks for length of 4294967296}}
+    z6 = np.random.bytes(2**32)  # expected-remark {{asks for length of 4294967296}} expected-remark {{(global-state)}}
     z7 = np.binary_repr(1, width=2**32)  # expected-remark {{asks for width of 4294967296}}
     p1 = torch.ones(2**7, 2**7, 2**7, 2**6).nonzero()  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
     p2 = torch.zeros(2**24).unbind()  # expected-remark {{'torch.zeros(2**24).unbind()' makes 16777216 tensors}}

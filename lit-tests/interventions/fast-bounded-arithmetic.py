@@ -116,7 +116,7 @@ with model.trace("tensor factories"):
     for _ in range(3):
         counter = counter + 1
     sized_twice = torch.ones(width).sum() + len(bytes(counter))
-    views = small[:4].unsqueeze(0).expand(4, -1).sum() + np.tile(np.ones(2), 3).sum() + np.random.permutation(10).sum()
+    views = small[:4].unsqueeze(0).expand(4, -1).sum() + np.tile(np.ones(2), 3).sum() + torch.randperm(10).sum()
     model.transformer.h[0].output[0][:] = h + noise + steer + torch.eye(1024)[0, 0] + picks.sum()
 
 def distinct(words, ids):
