@@ -33,6 +33,8 @@ LAYERS = [2, 4]
 METRICS = {"ld": logit_diff, "relu": torch.relu}
 halve = make_scale(0.5)
 n_layers = len(LAYERS) + LAYERS[0] * 2
+SWEEP = range(3)
+SUBJECT = slice(1, 4)
 computed_scale = abs(int(input()))
 computed_width = int(input())
 steer = torch.randn(768)
@@ -49,6 +51,8 @@ steer = torch.randn(768)
 # CHECK:          "source": "METRICS = ({\"ld\": logit_diff, \"relu\": torch.relu})\n"
 # CHECK:          "source": "halve = (make_scale(0.5))\n"
 # CHECK:          "source": "n_layers = (len(LAYERS) + LAYERS[0] * 2)\n"
+# CHECK:          "source": "SWEEP = (range(3))\n"
+# CHECK:          "source": "SUBJECT = (slice(1, 4))\n"
 # CHECK:      "free_names": [
 # CLOSURE: "name": "make_scale",
 # CLOSURE: "name": "halve",
@@ -65,6 +69,7 @@ with model.trace("The Eiffel Tower is in"):
     for layer in LAYERS:
         h = halve(model.transformer.h[layer].output[0])
     scores = {name: fn(model.lm_head.output) for name, fn in METRICS.items()}
+    swept = [model.transformer.h[i].output[0][:, SUBJECT] for i in SWEEP]
 
 # A caller's value is checked for the one kind the file's bindings give the
 # name (a tensor, a number, a string, a bool, None), and relied on for that.

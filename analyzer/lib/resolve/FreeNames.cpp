@@ -163,7 +163,8 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
                         f->bindings[0].kind == Binding::Kind::Function;
     bool pureBuiltin = r.kind == NameResolution::Kind::Builtin &&
                        isOneOf(callee->text, {"len", "min", "max", "abs", "round", "int", "float",
-                                              "str", "bool", "sum", "sorted", "tuple", "list"});
+                                              "str", "bool", "sum", "sorted", "tuple", "list",
+                                              "range", "slice"});
     return (fileFunction || pureBuiltin) &&
            llvm::all_of(llvm::drop_begin(op->operands), [&](const Op *a) {
              return a && (a->is(OpKind::Keyword) ? constantValue(a->operand(0), depth + 1, budget)
