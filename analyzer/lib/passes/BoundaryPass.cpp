@@ -4,8 +4,9 @@
 // and input reads, writes, in-place updates, saves, grads, skips), which
 // names it saves, and whether it reads weights. Warns where a value cannot
 // cross a process boundary: saving a function, module, generator or instance
-// of a user class (IVC402), and a value made in one invoke used in another
-// without a barrier (IVC404). In-place updates (IVC401) and weight reads
+// of a user class (IVC402), a value made in one invoke used in another
+// without a barrier (IVC404), and a weight changed in place, which a trace
+// sees as a copy (IVC405). In-place updates (IVC401) and weight reads
 // (IVC403) are remarks: legitimate, and recorded so a runtime can honor them.
 //
 //===----------------------------------------------------------------------===//
@@ -69,6 +70,36 @@ const Op *storedName(const Op *target) {
   return target && target->is(OpKind::Name) ? target : nullptr;
 }
 
+/// The `weight` or `bias` attribute a write into `target` lands in (`W[:]`,
+/// `model.lm_head.weight.T[0]`, through a name bound once to one), or null.
+const Op *weightWritten(const Op *target, ValueAnalysis &values, const ScopeTree &scopes,
+                        int depth = 0) {
+  while (target && depth++ < 16) {
+    if (target->is(OpKind::Subscript) ||
+        (target->is(OpKind::Attribute) &&
+         (target->text == "T" || target->text == "mT" || target->text == "data"))) {
+      target = target->operand(0);
+    } else if (target->is(OpKind::Attribute) &&
+               (target->text == "weight" || target->text == "bias")) {
+      const ValueSet &base = values.valuesOf(target->operand(0));
+      return !base.empty() && llvm::all_of(base, [](const Value &v) {
+               return v.kind == ValueKind::Envoy;
+             })
+                 ? target
+                 : nullptr;
+    } else if (target->is(OpKind::Name)) {
+      const Symbol *s = scopes.resolve(target).symbol;
+      if (!s || s->bindings.size() != 1 || s->bindings[0].kind != Binding::Kind::Assign ||
+          !s->bindings[0].path.empty())
+        return nullptr;
+      target = s->bindings[0].value;
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 bool isBarrierCall(const Op *op, ValueAnalysis &values) {
   if (!op->is(OpKind::Call))
     return false;
@@ -127,6 +158,8 @@ private:
     }
     case OpKind::AugAssign: {
       savedInto(ctx, op->operand(0), op->operand(1)); // `hs += [h.save()]`
+      if (op->operand(0) && op->operand(0)->is(OpKind::Subscript)) // (a module's attribute: IVC309)
+        weightWrite(ctx, unit, values, *op, op->operand(0));
       // h[:, -1] += d and h += d both mutate the delivered tensor.
       const Op *target = op->operand(0);
       const Op *base = target && target->is(OpKind::Subscript) ? target->operand(0) : target;
@@ -154,8 +187,11 @@ private:
           if (const Value *a = activationOf(values.valuesOf(t->operand(0))))
             inPlace(ctx, unit, *op, *a);
       }
-      for (size_t i = 0; i + 1 < op->operands.size(); ++i)
+      for (size_t i = 0; i + 1 < op->operands.size(); ++i) {
         savedInto(ctx, op->operands[i], op->operands.back());
+        if (op->operands[i] && op->operands[i]->is(OpKind::Subscript))
+          weightWrite(ctx, unit, values, *op, op->operands[i]);
+      }
       return;
     case OpKind::Call:
       call(ctx, unit, values, op);
@@ -208,6 +244,9 @@ private:
         const OpCatalog::Entry *e = ctx.catalog.tensorMethod(method);
         if (e && e->inplace)
           inPlace(ctx, unit, *op, r);
+      } else if (const OpCatalog::Entry *e = ctx.catalog.tensorMethod(method);
+                 e && e->inplace) { // `model.lm_head.weight.zero_()`
+        weightWrite(ctx, unit, values, *op, callee->operand(0));
       }
     }
   }
@@ -249,6 +288,18 @@ private:
     if (writesFirst && first)
       if (const Value *a = activationOf(values.valuesOf(first)))
         inPlace(ctx, unit, *call, *a);
+  }
+
+  // A write into a weight: the trace's copy of it, so a warning.
+  void weightWrite(MediatorContext &ctx, const CodeUnit &unit, ValueAnalysis &values,
+                   const Op &at, const Op *target) {
+    if (const Op *w = weightWritten(target, values, *unit.context->scopes)) {
+      std::string path;
+      for (const Value &v : values.valuesOf(w->operand(0)))
+        path = pathOf(v);
+      ctx.report(Tier::Fast, unit, at, DiagId::WeightCopyWrite,
+                 {ctx.subject(unit), path + "." + std::string(w->text)});
+    }
   }
 
   // A saved value: an activation's save access, or a warning if it cannot cross.
