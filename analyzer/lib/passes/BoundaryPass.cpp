@@ -5,8 +5,9 @@
 // names it saves, and whether it reads weights. Warns where a value cannot
 // cross a process boundary: saving a function, module, generator or instance
 // of a user class (IVC402), a value made in one invoke used in another
-// without a barrier (IVC404), and a weight changed in place, which a trace
-// sees as a copy (IVC405). In-place updates (IVC401) and weight reads
+// without a barrier (IVC404), a weight changed in place, which a trace sees
+// as a copy (IVC405), and a trace on what a model.edit() block bound, whose
+// edits ivc does not carry over (IVC406). In-place updates (IVC401) and weight reads
 // (IVC403) are remarks: legitimate, and recorded so a runtime can honor them.
 //
 //===----------------------------------------------------------------------===//
@@ -121,6 +122,8 @@ public:
     }
     if (ctx.mediator.kind == MediatorKind::Invoke)
       crossInvoke(ctx);
+    else
+      editedReceiver(ctx);
   }
 
 private:
@@ -288,6 +291,27 @@ private:
     if (writesFirst && first)
       if (const Value *a = activationOf(values.valuesOf(first)))
         inPlace(ctx, unit, *call, *a);
+  }
+
+  // `with model.edit() as ablated:` then `with ablated.trace(...)`: the
+  // runtime runs each trace alone, on the model as it is.
+  void editedReceiver(MediatorContext &ctx) {
+    const Op *receiver = ctx.trace.receiverOp;
+    const CodeUnit &unit = ctx.code.units[0];
+    if (!receiver || !receiver->is(OpKind::Name))
+      return;
+    const Symbol *s = unit.context->scopes->resolve(receiver).symbol;
+    for (const Binding &b : s ? s->bindings : llvm::SmallVector<Binding, 1>{}) {
+      const Op *call = b.kind == Binding::Kind::WithAs ? b.value : nullptr;
+      if (call && call->is(OpKind::WithItem))
+        call = call->operand(0);
+      const Op *callee = call && call->is(OpKind::Call) ? call->operand(0) : nullptr;
+      if (callee && callee->is(OpKind::Attribute) && callee->text == "edit") {
+        ctx.report(Tier::Fast, unit, ctx.trace.headerRange, DiagId::EditedModel,
+                   {ctx.subject(unit), receiver->text, std::to_string(call->range.begin.line + 1)});
+        return;
+      }
+    }
   }
 
   // A write into a weight: the trace's copy of it, so a warning.
