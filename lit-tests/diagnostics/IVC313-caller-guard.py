@@ -97,3 +97,16 @@ def unguarded(prompt, n):
         x = "-" * cfg.layer  # expected-remark {{'"-" * cfg.layer' repeats a sequence a number of times ivc cannot bound}}
     with model.trace(prompt):
         q = torch.full((1,), -(2**63)) // n  # expected-remark {{integer-division: the minimum by -1 traps}}
+
+
+# Names bound to attributes of what ivc cannot type (a parsed command line)
+# are the caller's too, and guarded the same way.
+# CHECK:      "guards": {
+# CHECK-NEXT:   "HEAD": {
+# CHECK-NEXT:     "kind": "number_or_tensor"
+# CHECK-NEXT:   }
+# CHECK-NEXT: },
+# CHECK:      "tier": "fast"
+LAYER, HEAD = args.layer, args.head
+with model.trace("x"):  # expected-remark {{runs FAST when the caller gives 'HEAD' an int, a float or a tensor}}
+    model.transformer.h[LAYER].attn.c_proj.input[:, :, HEAD * 64:(HEAD + 1) * 64] = 0  # expected-remark {{'HEAD * 64' repeats what may be the caller's sequence 64 times}} expected-remark {{updates the input of 'transformer.h.*.attn.c_proj' in place}}

@@ -273,9 +273,11 @@ std::optional<CallerAssumption> ValueAnalysis::assumed(const Symbol &s) {
                   : b.value && b.path.empty()             ? valuesOf(b.value)
                                                           : ValueSet{Value::unknown()};
     return llvm::all_of(vs, [](const Value &v) {
-      // (The model's attributes: `n_heads = model.config.n_head`.)
+      // (The model's attributes: `n_heads = model.config.n_head`; an
+      // attribute of what ivc cannot type, which may be data: `args.head`.)
       return v.kind == ValueKind::Unknown || v.kind == ValueKind::Number ||
-             v.kind == ValueKind::Tensor || v.kind == ValueKind::Envoy;
+             v.kind == ValueKind::Tensor || v.kind == ValueKind::Envoy ||
+             (v.kind == ValueKind::Method && v.receiver == ValueKind::Unknown);
     });
   };
   // Nor by an assignment expression: one in a definition's header (`def
