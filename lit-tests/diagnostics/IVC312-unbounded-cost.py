@@ -610,6 +610,11 @@ with model.trace("sets and dicts filled in one call"):
     pairs = list(small.items())
     pairs.extend(zip(colliding, colliding))  # a dict's items, copied to a list, then grown
     h10 = dict(pairs)  # expected-remark {{'dict(pairs)' fills a set or dict in one call}}
+    # A slice of constant bounds takes few items, whatever it slices; a long
+    # one, what it slices.
+    top = dict(sorted(small.items(), key=lambda kv: kv[1])[:3]) | set(colliding[:64])
+    h11 = set(colliding[:2**16])  # expected-remark {{'set(colliding[:2**16])' fills a set or dict in one call}}
+    h12 = dict(pairs[2:])  # expected-remark {{fills a set or dict in one call}}
     layers = [2, 4, 6]  # a display no read of it may change: three items
     h11 = set(layers) | set(dict(zip(layers, layers)))
     extended = [2, 4, 6]

@@ -123,6 +123,7 @@ class ExtentOf {
 public:
   explicit ExtentOf(RuleContext &ctx) : ctx_(ctx) {}
   std::optional<Extent> of(const ir::Op *op, int depth = 0);
+  std::optional<double> sliceLength(const ir::Op &slice);
 
 private:
   std::optional<Extent> ofBinary(const ir::Op &op, int depth);

@@ -60,6 +60,19 @@ bool alreadyHashed(RuleContext &ctx, const Op *op) {
   });
 }
 
+/// What `op` slices (`xs[:3]`), or null.
+const Op *slicedFrom(const Op *op) {
+  return op && op->is(OpKind::Subscript) && op->operand(1) && op->operand(1)->is(OpKind::Slice)
+             ? op->operand(0)
+             : nullptr;
+}
+
+/// Whether the slice `op` takes too few items to matter, whatever it slices.
+bool fewSliced(RuleContext &ctx, const Op &op) {
+  std::optional<double> n = ExtentOf(ctx).sliceLength(*op.operand(1));
+  return n && *n <= MaxBlindHashedItems;
+}
+
 /// Whether the items iterating `op` yields cannot make a set quadratic:
 /// too few to matter, of a kind whose hashes do not collide in bulk, or
 /// made by Python code the deadline interrupts.
@@ -83,6 +96,8 @@ bool harmlessItems(RuleContext &ctx, const Op *op, int depth = 0) {
   }
   if (op->is(OpKind::GeneratorExp) || isRangeCall(ctx, op))
     return true;
+  if (const Op *part = slicedFrom(op)) // few, or some of harmless items
+    return fewSliced(ctx, *op) || harmlessItems(ctx, part, depth + 1);
   // A display's items, or a repetition of one, are few whatever they are.
   auto fewItems = [](const Op *d) {
     return d && (d->is(OpKind::Tuple) || d->is(OpKind::List)) &&
@@ -136,6 +151,12 @@ bool harmlessKeys(RuleContext &ctx, const Op *op) {
   // may be extended with colliding pairs before `dict(p)`.
   for (int depth = 0; depth < 8; ++depth) {
     const Op *behind = valueBehindNames(ctx, op);
+    if (const Op *part = slicedFrom(behind)) { // `dict(sorted(d.items(), key=f)[:3])`
+      if (fewSliced(ctx, *behind))
+        return true;
+      op = part;
+      continue;
+    }
     const Op *inner = reordered(ctx, behind);
     if (!inner)
       break;

@@ -101,6 +101,22 @@ std::optional<std::string> Extent::excess() const {
   return std::nullopt;
 }
 
+/// The most items a slice with constant, non-negative bounds takes
+/// (`[:3]`, `[2:10:2]`), whatever it slices.
+std::optional<double> ExtentOf::sliceLength(const Op &slice) {
+  auto constant = [&](const Op *o, int64_t absent) -> std::optional<int64_t> {
+    if (!o)
+      return absent;
+    Magnitude m = Sizer(ctx_).of(o);
+    return m.value && *m.value >= 0 ? std::optional<int64_t>(*m.value) : std::nullopt;
+  };
+  std::optional<int64_t> lower = constant(slice.operand(0), 0), upper = constant(slice.operand(1), -1),
+                         step = constant(slice.operand(2), 1);
+  if (!lower || !upper || *upper < 0 || !step || *step < 1)
+    return std::nullopt;
+  return double((std::max<int64_t>(0, *upper - *lower) + *step - 1) / *step);
+}
+
 std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   // A bounded walk: displays of names of displays fan out.
   if (!op || depth > 8 || ++visits_ > 256)
@@ -135,10 +151,16 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
     }
     return e;
   }
-  case OpKind::Subscript: // a slice is no longer (`t.tolist()[::1]`)
-    if (op->operand(1) && op->operand(1)->is(OpKind::Slice))
-      return of(op->operand(0), depth + 1);
-    return std::nullopt;
+  case OpKind::Subscript: { // a slice is no longer (`t.tolist()[::1]`), nor than its bounds
+    const Op *slice = op->operand(1);
+    if (!slice || !slice->is(OpKind::Slice))
+      return std::nullopt;
+    std::optional<Extent> base = of(op->operand(0), depth + 1);
+    std::optional<double> most = sliceLength(*slice);
+    if (base && most)
+      base->length = std::min(base->length, *most);
+    return base ? base : most ? std::optional<Extent>(Extent{*most, *most}) : std::nullopt;
+  }
   case OpKind::BinaryOp: return ofBinary(*op, depth);
   case OpKind::Name: return of(onlyAssignedValue(ctx_, op), depth + 1);
   case OpKind::Call: { // `list(range(n))`, `tuple(s)`, `map(f, xs)`: one item each at most
