@@ -11,6 +11,7 @@ through a MediatorPort.
 import builtins
 import itertools
 import random
+import threading
 import traceback
 import types
 
@@ -45,9 +46,27 @@ class Abandoned(_Unwind):
     bytecode, one C call when it returns."""
 
 
+# The mediator this thread runs (a FAST mediator's host thread, a worker's
+# one), for what nnsight offers on values rather than on the tracer.
+_running = threading.local()
+
+
+def _stop_here(value):
+    """nnsight's `module.output.stop()`: the trace's `tracer.stop()`."""
+    mediator = getattr(_running, "mediator", None)
+    if mediator is None:
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute 'stop'")
+    mediator.stop()
+
+
 class _Save:
+    """What nnsight offers on any value: save() and stop()."""
+
     def save(self):
         return self
+
+    def stop(self):
+        _stop_here(self)
 
 
 class SavableTuple(tuple, _Save):
@@ -102,6 +121,9 @@ def _resolved(value):
 # plan's `saves`), so save() only has to return its receiver.
 if not hasattr(torch.Tensor, "save"):
     torch.Tensor.save = lambda self: self
+
+if not hasattr(torch.Tensor, "stop"):
+    torch.Tensor.stop = _stop_here
 
 
 class _Functions:
@@ -704,4 +726,9 @@ def _describe(exc, job):
 
 def run_job(port, job, run_user, call_user):
     """Entry point of both tiers. Returns True after a clean END."""
-    return Mediator(port, job, run_user, call_user).run()
+    mediator = Mediator(port, job, run_user, call_user)
+    _running.mediator = mediator
+    try:
+        return mediator.run()
+    finally:
+        _running.mediator = None

@@ -620,6 +620,23 @@ class Semantics(unittest.TestCase):
             self.assertIn("not all of them reached it", str(r.mediators[0].error), tier)
             self.assertIn("x", r, tier)
 
+    def test_stop_on_a_value_is_the_tracers(self):
+        # nnsight's `module.output.stop()`, on a tensor or a block's tuple.
+        for stop in ("model.transformer.h[0].output.stop()",
+                     "model.transformer.h[0].output[0].stop()"):
+            p = plan(mediator(f"""
+                h = model.transformer.h[0].output[0].save()
+                {stop}
+                after = 1
+                """, saves=["h", "after"]))
+            for tier in TIERS:
+                r = runtime().run(p, self.model, [self.ids], tiers={0: tier})
+                self.assertIsNone(r.output, (stop, tier))
+                self.assertEqual((r.errors, "h" in r, "after" in r), ([], True, False), tier)
+        # Outside a mediator a tensor still has no stop().
+        with self.assertRaisesRegex(AttributeError, "'Tensor' object has no attribute 'stop'"):
+            torch.ones(1).stop()
+
     def test_stop(self):
         p = plan(
             mediator("""

@@ -209,6 +209,10 @@ std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *c
   case ValueKind::Tensor:
     if (m == "save" || cat.tensorMethod(m))
       return std::nullopt;
+    // nnsight's `model.x.output.stop()`: tracer.stop(), as a runtime gives it.
+    if (m == "stop" && v.receiver == ValueKind::Activation && call &&
+        call->operands.size() == 1)
+      return std::nullopt;
     // A list's or dict's method torch.Tensor does not have, on a name also
     // bound to a list (`hs.append(h)` before `hs = torch.stack(hs)`): on a
     // tensor it raises AttributeError before anything runs, and on the list
