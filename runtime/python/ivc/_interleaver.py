@@ -26,6 +26,7 @@ import torch
 
 from ._errors import MediatorError, MediatorStopped, ProtocolViolation, WorkerError
 from ._grads import watched
+from ._module_calls import growth, module_call_problem
 from ._mediator import _BUILTIN_ERRORS, _tensors_in, is_free_kind
 
 
@@ -38,51 +39,6 @@ class _EarlyStop(Exception):
 
 MAX_LOG_BYTES = 1 << 20  # per mediator; the rest is dropped, with a note
 MAX_BARRIERS = 1 << 12  # barrier messages per mediator and trace
-# What a mediator's call of a module may make, about: 1 GiB of float32.
-MAX_MODULE_CALL_ELEMENTS = 1 << 28
-
-
-def _growth(module):
-    """How many times more elements a module may make than it is given,
-    roughly: an embedding makes a vector of each index; a weight matrix
-    (a linear layer's, either way round) may widen by its shape's ratio."""
-    most = 1
-    for sub in module.modules():
-        if isinstance(sub, torch.nn.Embedding):
-            most = max(most, sub.embedding_dim)
-            continue
-        weight = sub._parameters.get("weight")
-        if isinstance(weight, torch.Tensor) and weight.dim() == 2 and min(weight.shape):
-            most = max(most, -(-max(weight.shape) // min(weight.shape)))
-    return most
-
-
-def _positions(t):
-    """The vectors a tensor holds: its elements over its last dimension."""
-    return t.numel() // t.shape[-1] if t.dim() and t.shape[-1] else 1
-
-
-def _module_call_problem(module, args, kwargs, positions):
-    """Why the host will not run `module` on a mediator's values, or None:
-    only tensors, bools and None (a number may size what a module caches,
-    `rotary(x, seq_len=2**40)`); no tensor of more vectors than the trace's
-    inputs have positions (attention's cost is their square); and not more
-    than about MAX_MODULE_CALL_ELEMENTS made."""
-    values = list(args) + list(kwargs.values())
-    for v in values:
-        if not (v is None or isinstance(v, (torch.Tensor, bool))):
-            return ("TypeError", f"a module call takes tensors, bools and None, "
-                                 f"not {type(v).__name__}")
-    tensors = [v for v in values if isinstance(v, torch.Tensor)]
-    widest = max((_positions(t) for t in tensors), default=0)
-    if widest > positions:
-        return ("ValueError", f"a module call on {widest} vectors, where the trace's inputs "
-                              f"have {positions} positions: call it on fewer")
-    given = sum(t.numel() for t in tensors)
-    if given * _growth(module) > MAX_MODULE_CALL_ELEMENTS:
-        return ("ValueError", f"a module call of {given} elements may make more than "
-                              f"{MAX_MODULE_CALL_ELEMENTS}: call it on fewer")
-    return None
 
 
 class MediatorState:
@@ -479,7 +435,7 @@ class Interleaver:
         module = self.modules.get(path)
         if module is None:
             return self._error(m, "AttributeError", f"the model has no submodule '{path}'")
-        problem = _module_call_problem(module, args, kwargs, self.positions)
+        problem = module_call_problem(module, args, kwargs, self.positions)
         if problem is not None:
             return self._error(m, *problem)
         calling, self._calling = self._calling, True
@@ -631,10 +587,10 @@ class Interleaver:
         and the module runs."""
         given = sum(t.numel() for t in _tensors_in((args, kwargs)))
         made = sum(t.numel() for t in _tensors_in(value))
-        if made <= max(given, 1) * _growth(module):
+        if made <= max(given, 1) * growth(module):
             return True
         self._fail(m, MediatorError(f"skip of {path}: a value of {made} elements, where the "
-                                    f"module could make about {given * _growth(module)} of its "
+                                    f"module could make about {given * growth(module)} of its "
                                     f"inputs"))
         return False
 
