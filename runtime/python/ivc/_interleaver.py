@@ -107,17 +107,33 @@ def storage_of(t):
 def _kept_tensors(modules, params):
     """The tensors the model keeps from one forward to the next: parameters
     and buffers, and tensors its modules hold as plain attributes, alone or
-    in a list, tuple or dict (a rotary embedding's cached cos and sin)."""
+    a few levels into lists, tuples, dicts and plain objects (a rotary
+    embedding's cached cos and sin, `{"rope": {"cos": t}}`)."""
     yield from params.values()
+    seen = set()
+
+    def walk(value, depth):
+        if isinstance(value, torch.Tensor):
+            yield value
+            return
+        if depth == 0 or isinstance(value, (torch.nn.Module, type, str, bytes)) or \
+                id(value) in seen:
+            return
+        seen.add(id(value))
+        if isinstance(value, dict):
+            items = value.values()
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            items = value
+        elif hasattr(value, "__dict__") and not callable(value):
+            items = vars(value).values()
+        else:
+            return
+        for v in items:
+            yield from walk(v, depth - 1)
+
     for module in modules.values():
         for value in vars(module).values():
-            if isinstance(value, dict):
-                value = value.values()
-            elif not isinstance(value, (list, tuple)):
-                value = (value,)
-            for v in value:
-                if isinstance(v, torch.Tensor):
-                    yield v
+            yield from walk(value, 4)
 
 
 def unalias(value, owned):

@@ -2,6 +2,8 @@
 ISOLATE, the saved values must be bit-identical, and they must match a
 reference computed with plain torch hooks."""
 
+import types
+
 from common import (CARRY_BACK_SOURCE, TIERS, ChangedLater, Hooked, TinyGPT, assert_same, ivc,
                     mediator, plan, run_both, runtime, tokens, torch, unittest)
 from ivc import _core
@@ -217,27 +219,39 @@ class Concurrency(unittest.TestCase):
 
 class CachedTable(torch.nn.Module):
     """Returns a view of its buffer, or of a tensor it keeps as a plain
-    attribute, as rotary embeddings' caches do."""
+    attribute (alone, in nested dicts, in a plain object), as rotary
+    embeddings' caches do."""
 
-    def __init__(self, buffer=True):
+    def __init__(self, keep="buffer"):
         super().__init__()
         table = torch.linspace(0, 1, 16 * 4).reshape(16, 4)
-        if buffer:
-            self.register_buffer("table", table)
+        self.keep = keep
+        if keep == "buffer":
+            self.register_buffer("kept", table)
+        elif keep == "attribute":
+            self.kept = table
+        elif keep == "nested":
+            self.cache = {"rope": {"cos": [table]}}
         else:
-            self.table = table
-        self.original = self.table.clone()
+            self.cache = types.SimpleNamespace(cos=table)
+        self.original = table.clone()
+
+    @property
+    def table(self):
+        if self.keep == "nested":
+            return self.cache["rope"]["cos"][0]
+        return self.cache.cos if self.keep == "object" else self.kept
 
     def forward(self, n):
         return (self.table[:n],)
 
 
 class CachedSlices(torch.nn.Module):
-    def __init__(self, buffer=True):
+    def __init__(self, keep="buffer"):
         super().__init__()
         torch.manual_seed(0)
         self.embed = torch.nn.Embedding(16, 4)
-        self.cached = CachedTable(buffer)
+        self.cached = CachedTable(keep)
         self.mix = torch.nn.Identity()
         self.head = torch.nn.Linear(4, 16)
         self.register_buffer("bias", torch.ones(6, 4))
@@ -419,12 +433,13 @@ class Semantics(unittest.TestCase):
 
     def test_activations_that_view_the_models_memory_are_copies(self):
         # A rotary embedding returns slices of its cached buffer (or of a
-        # tensor it keeps as a plain attribute), and the next module is given
+        # tensor it keeps as a plain attribute, even a few levels into
+        # dicts, lists or plain objects), and the next module is given
         # one as its input: updating either in place changes this trace
         # only, never the shared model.
-        for buffer in (True, False):
-            with self.subTest(buffer=buffer):
-                self.check_edits_stay_in_the_trace(CachedSlices(buffer))
+        for keep in ("buffer", "attribute", "nested", "object"):
+            with self.subTest(keep=keep):
+                self.check_edits_stay_in_the_trace(CachedSlices(keep))
 
     def check_edits_stay_in_the_trace(self, model):
         ids = torch.arange(6).reshape(1, 6)
