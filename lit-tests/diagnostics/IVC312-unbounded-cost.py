@@ -50,6 +50,17 @@ with model.trace("repetition"):
     pieces = model.transformer.h[0].output[0].split(2) * 2**27  # expected-remark {{repeats what may be a sequence 134217728 times}}
     # So is a slice of a module list: a tuple of envoys.
     blocks = model.transformer.h[:] * 2**27  # expected-remark {{repeats what may be a sequence 134217728 times}}
+    # A chain repeats its first value the product of its numbers, through
+    # names too; a block's whole output doubled in a loop grows as a tuple.
+    chained = model.transformer.h[0].output * 2**12 * 2**12 * 2**6  # expected-remark {{repeats what may be a sequence 1073741824 times}}
+    half_chain = model.transformer.h[1].output * 2**12
+    other_half = half_chain * 2**13  # expected-remark {{'half_chain * 2**13' repeats what may be a sequence 33554432 times}}
+    whole = model.transformer.h[2].output
+    for _ in range(40):
+        whole = whole * 2  # expected-remark {{'whole * 2' doubles a sequence that its own rebinding grows}}
+    decayed = model.transformer.h[3].output[0]
+    for _ in range(40):
+        decayed = decayed * 0.5
 
 with model.trace("repetition of unknown length"):
     width = int("1" + "0" * 12)

@@ -243,6 +243,29 @@ Magnitude repetitionCount(RuleContext &ctx, const Op *op) {
   return m.value || m.kind == Magnitude::Float ? m : countBound(ctx, op);
 }
 
+/// How many times `value` already repeats what it is made of, through a
+/// chain of products by numbers ivc evaluates (`out * 2**12 * 2**12`, also
+/// through names bound once): 1 for anything else.
+double chainedRepetitions(RuleContext &ctx, const Op *value) {
+  double times = 1;
+  for (int depth = 0; depth < 16 && times < HUGE_VAL; ++depth) {
+    value = valueBehindNames(ctx, value);
+    if (!value || !value->is(OpKind::BinaryOp) || value->text != "*")
+      break;
+    Magnitude a = Sizer(ctx).of(value->operand(0)), b = Sizer(ctx).of(value->operand(1));
+    if (b.value && !a.value) {
+      times *= std::max(1.0, double(*b.value));
+      value = value->operand(0);
+    } else if (a.value && !b.value) {
+      times *= std::max(1.0, double(*a.value));
+      value = value->operand(1);
+    } else {
+      break;
+    }
+  }
+  return times;
+}
+
 void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
   bool lSeq = isSequence(ctx, l), rSeq = isSequence(ctx, r);
   const Symbol *ls = symbolOf(ctx, l);
@@ -267,9 +290,10 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
       return maySequence(ctx, value) || anyTensor(ctx, value);
     };
     for (auto [value, count] : {std::pair{l, b}, std::pair{r, a}}) {
-      if (count.value && *count.value > MaxElements && mayRepeat(value))
-        return report(ctx, at, "repeats what may be a sequence " +
-                                   std::to_string(*count.value) + " times");
+      // (A chain repeats its first value the product of its numbers.)
+      double chained = count.value ? double(*count.value) * chainedRepetitions(ctx, value) : 0;
+      if (count.value && chained > MaxElements && mayRepeat(value))
+        return report(ctx, at, "repeats what may be a sequence " + countText(chained) + " times");
       // The caller's value of no checked kind may be a 64 MiB string: as
       // an unsized sequence, 16 repetitions in all (`s * 16 * 16` is 256).
       // (A length's number of times, `s * len(s)`, may be anything.)
@@ -313,6 +337,21 @@ bool mayBindSequence(RuleContext &ctx, const Op *value) {
     return true;
   return llvm::any_of(ctx.valuesOf(value),
                       [](const Value &v) { return v.kind == ValueKind::Activation; });
+}
+
+/// Whether `value` is what a module returns or was given, whole: a block's
+/// output is a tuple, which `* 2` repeats (`y = model.h[0].output`, or a
+/// module's call), where an item of it (`.output[0]`) is a tensor, which
+/// `* 2` scales.
+bool wholeOutput(RuleContext &ctx, const Op *value) {
+  auto envoy = [&](const Op *o) {
+    const ValueSet &vs = ctx.valuesOf(o);
+    return !vs.empty() &&
+           llvm::all_of(vs, [](const Value &v) { return v.kind == ValueKind::Envoy; });
+  };
+  if (value && value->is(OpKind::Attribute) && isOneOf(value->text, {"output", "input", "inputs"}))
+    return envoy(value->operand(0));
+  return value && value->is(OpKind::Call) && envoy(value->operand(0));
 }
 
 /// How many copies of the sequence `s` names an expression makes: through
@@ -385,7 +424,7 @@ bool doublesItselfInLoop(RuleContext &ctx, const Op &assign) {
     if (b.kind != Binding::Kind::Assign || !b.value || b.value == value)
       return false;
     bool list = isSequence(ctx, b.value) || maySequence(ctx, b.value);
-    return list || (!c.repeated && mayBindSequence(ctx, b.value));
+    return list || (!c.repeated && mayBindSequence(ctx, b.value)) || wholeOutput(ctx, b.value);
   });
 }
 

@@ -331,11 +331,13 @@ std::optional<SizeLimit> dimsOf(RuleContext &ctx, const Op *t, int depth) {
   case OpKind::UnaryOp: {
     SizeLimit span{1};
     for (const Op *o : t->operands) {
+      // A scalar, of any size, broadcasts (`h / math.sqrt(d)`); but `*` by
+      // one repeats what may be a block's tuple of outputs.
       const ValueSet &vs = ctx.valuesOf(o);
-      if (!vs.empty() && llvm::all_of(vs, [](const Value &v) {
+      if (t->text != "*" && !vs.empty() && llvm::all_of(vs, [](const Value &v) {
             return v.kind == ValueKind::Number || v.kind == ValueKind::Bool;
           }))
-        continue; // a scalar, of any size (`h / math.sqrt(d)`)
+        continue;
       std::optional<SizeLimit> d = madeWith(ctx, o, depth + 1);
       if (!d)
         return std::nullopt;
