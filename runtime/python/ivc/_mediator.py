@@ -96,8 +96,9 @@ _SAVED_CONTAINERS = (list, tuple, dict, SavableList, SavableTuple, SavableDict)
 
 def _pending_in(value, depth=0):
     """Whether a saved value holds a gradient backward has yet to fill: read
-    through containers of exact types only, so that no user method runs."""
-    if isinstance(value, PendingGrad):
+    by exact types only (isinstance would read a user's `__class__`), so
+    that no user method runs."""
+    if type(value) is PendingGrad:
         return True
     if type(value) not in _SAVED_CONTAINERS or depth > 64:
         return False
@@ -108,7 +109,7 @@ def _pending_in(value, depth=0):
 def _resolved(value):
     """A saved value with its gradients filled in (FAST code only has them,
     and no classes of its own)."""
-    if isinstance(value, PendingGrad):
+    if type(value) is PendingGrad:
         return value.resolve()
     if not _pending_in(value):
         return value

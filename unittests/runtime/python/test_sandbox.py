@@ -119,6 +119,16 @@ class Policy(unittest.TestCase):
             x = Loud([1, 2])
             """, saves=["x"])), self.model, [self.ids], tiers={0: "isolate"})
         self.assertEqual(r["x"], [1, 2])
+        # Nor a class's `__class__` (isinstance would read it).
+        err = self.error_of("""
+            class Disguised:
+                @property
+                def __class__(self):
+                    raise RuntimeError("__class__ ran")
+            x = Disguised()
+            """, saves=["x"])
+        self.assertIsInstance(err, TypeError)
+        self.assertIn("cannot cross", str(err))
 
     def test_finalizers_of_user_objects_run_under_the_hook(self):
         # A user object's __del__ runs after its job's code returned, when a
