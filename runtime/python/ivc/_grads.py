@@ -7,61 +7,17 @@ reaches it. FAST only: a worker's values are detached, so there torch's own
 import torch
 
 
-class PendingGrad:
-    """A gradient the backward pass has yet to reach. Saved, it comes back
-    as the tensor; used before the pass, it says so."""
-
-    __slots__ = ("value", "where")
-
-    def __init__(self, where):
-        self.value = None
-        self.where = where
-
-    def save(self):
-        return self
-
-    def resolve(self):
-        if self.value is None:
-            raise RuntimeError(f"the gradient of {self.where} is not known yet: only a "
-                               ".backward() that reaches it computes it")
-        return self.value
-
-    def __getattr__(self, name):
-        return getattr(self.resolve(), name)
-
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return func(*_resolved(args), **_resolved(kwargs or {}))
-
-    def __repr__(self):
-        return repr(self.value) if self.value is not None else f"<gradient of {self.where}>"
-
-
-def _forward(name):
-    return lambda self, *args: getattr(self.resolve(), name)(*_resolved(args))
-
-
-for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "matmul",
-              "rmatmul", "pow", "neg", "abs", "getitem", "len", "float", "bool"):
-    setattr(PendingGrad, f"__{_name}__", _forward(f"__{_name}__"))
-
-
-def _resolved(value):
-    """`value` with every pending gradient in it replaced by its tensor."""
-    if isinstance(value, PendingGrad):
-        return value.resolve()
-    if type(value) in (tuple, list):
-        items = [_resolved(v) for v in value]
-        return items if type(value) is list else tuple(items)
-    if type(value) is dict:
-        return {k: _resolved(v) for k, v in value.items()}
-    return value
+def unfilled(value):
+    """Where a gradient that no backward pass has filled yet was read, if
+    `value` is one (a plain tensor: no user code runs)."""
+    return getattr(value, "_ivc_grad_of", None) if type(value) is torch.Tensor else None
 
 
 class Activation(torch.Tensor):
     """A delivered activation (an alias of it: the same memory and graph)
     whose `.grad` is the gradient of `origin`, the tensor the model went on
-    with, narrowed to `rows`. Operations on it make plain tensors."""
+    with, narrowed to `rows`: a tensor of its shape, zeros until the
+    backward pass fills it. Operations on it make plain tensors."""
 
     __torch_function__ = torch._C._disabled_torch_function_impl
 
@@ -69,16 +25,19 @@ class Activation(torch.Tensor):
     def grad(self):
         if self.is_leaf or "_ivc_origin" not in self.__dict__:
             return torch._C._TensorBase.grad.__get__(self)
-        pending = self.__dict__.get("_ivc_pending")
-        if pending is None:
-            pending = self._ivc_pending = PendingGrad(self._ivc_where)
+        filled = self.__dict__.get("_ivc_grad")
+        if filled is None:
+            filled = self._ivc_grad = torch.zeros_like(self).detach()
+            filled._ivc_grad_of = self._ivc_where
             rows = self._ivc_rows
 
             def fill(g):
-                pending.value = (g if rows is None else g.narrow(0, *rows)).detach().clone()
+                with torch.no_grad():
+                    filled.copy_(g if rows is None else g.narrow(0, *rows))
+                filled._ivc_grad_of = None
 
             self._ivc_origin.register_hook(fill)
-        return pending.value if pending.value is not None else pending
+        return filled
 
     @grad.setter
     def grad(self, value):

@@ -17,7 +17,7 @@ import types
 
 import torch
 
-from ._grads import PendingGrad
+from ._grads import unfilled
 from ._protocol import MAX_CALL_ARGUMENTS, MAX_TYPE_NAME, check_participants, fit_text
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
 
@@ -94,28 +94,17 @@ def _savable(value):
 _SAVED_CONTAINERS = (list, tuple, dict, SavableList, SavableTuple, SavableDict)
 
 
-def _pending_in(value, depth=0):
-    """Whether a saved value holds a gradient backward has yet to fill: read
-    by exact types only (isinstance would read a user's `__class__`), so
-    that no user method runs."""
-    if type(value) is PendingGrad:
-        return True
-    if type(value) not in _SAVED_CONTAINERS or depth > 64:
-        return False
-    items = value.values() if isinstance(value, dict) else value
-    return any(_pending_in(v, depth + 1) for v in items)
-
-
-def _resolved(value):
-    """A saved value with its gradients filled in (FAST code only has them,
-    and no classes of its own)."""
-    if type(value) is PendingGrad:
-        return value.resolve()
-    if not _pending_in(value):
-        return value
-    if isinstance(value, dict):
-        return type(value)((k, _resolved(v)) for k, v in value.items())
-    return type(value)(_resolved(v) for v in value)
+def _unfilled_in(value, depth=0):
+    """Where a saved value holds a gradient no backward pass filled, if it
+    does: read by exact types only (isinstance would read a user's
+    `__class__`), so that no user method runs."""
+    where = unfilled(value)
+    if where is not None or type(value) not in _SAVED_CONTAINERS or depth > 64:
+        return where
+    for v in (value.values() if type(value) in (dict, SavableDict) else value):
+        if (where := _unfilled_in(v, depth + 1)) is not None:
+            return where
+    return None
 
 
 # nnsight-style `x.save()` on a delivered tensor: saving is by name (the
@@ -635,7 +624,11 @@ class Mediator:
             self._report(e)
             return False
         try:
-            saves = {n: _resolved(ns[n]) for n in job["saves"] if n in ns}
+            saves = {n: ns[n] for n in job["saves"] if n in ns}
+            for name, value in saves.items():
+                if (where := _unfilled_in(value)) is not None:
+                    raise RuntimeError(f"{name!r} holds the gradient of {where}, which no "
+                                       f".backward() of this mediator reached")
             self.port.send(("end", saves, self._mutations()))
         except (TypeError, ValueError, RuntimeError) as e:
             self._report(e)

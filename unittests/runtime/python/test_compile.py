@@ -353,8 +353,23 @@ with model.trace(ids) as tracer:
             self.assertTrue(torch.allclose(got, out.grad[:len(self.ids)]))
             self.assertGreater(got.abs().sum().item(), 0)
         self.assertIsInstance(r.mediators[1].error, RuntimeError)
-        self.assertIn("gradient of model.transformer.h.0.output[0] is not known yet",
-                      str(r.mediators[1].error))
+        self.assertIn("'never' holds the gradient of model.transformer.h.0.output[0], which no "
+                      ".backward() of this mediator reached", str(r.mediators[1].error))
+
+    def test_an_activations_grad_is_a_tensor_once_backward_has_run(self):
+        # Read before the pass, used after it, inside the trace, as a tensor.
+        plan = ivc.compile("""\
+with model.trace(ids) as tracer:
+    h = model.transformer.h[1].output[0]
+    g = h.grad
+    model.lm_head.output.sum().backward()
+    positive = (g > 0).sum().save()
+    attribution = (h * g).sum(-1).save()
+    where = g.shape
+""", filename="after.py", policy="ndif")
+        r = self.rt.run(plan, TinyGPT(), [self.ids], {"ids": self.ids})
+        self.assertEqual(r["attribution"].shape, self.ids.shape)
+        self.assertGreater(r["positive"].item(), 0)
 
     def test_a_dotted_receiver_is_bound_in_both_tiers(self):
         source = (
