@@ -24,6 +24,7 @@ import time
 
 import torch
 
+from . import _core
 from ._errors import MediatorError, MediatorStopped, ProtocolViolation, WorkerError
 from ._grads import watched
 from ._module_calls import growth, module_call_problem
@@ -454,6 +455,10 @@ class Interleaver:
         problem = module_call_problem(module, args, kwargs, self.positions)
         if problem is not None:
             return self._error(m, *problem)
+        # A FAST mediator's budgets count the call, as its turns count its
+        # own work (a worker's count all the host does for it already).
+        host = getattr(m.link, "charge_host", None)
+        began, resident = time.monotonic(), _core.resident_bytes() if host else 0
         calling, self._calling = self._calling, True
         try:
             out = module(*args, **kwargs)
@@ -461,6 +466,8 @@ class Interleaver:
             return self._error(m, type(e).__name__, str(e))
         finally:
             self._calling = calling
+            if host:
+                host(time.monotonic() - began, _core.resident_bytes() - resident)
         return self._deliver(m, unalias(out, self.owned), live=False)
 
     def _serve(self, m, event):

@@ -262,7 +262,14 @@ class FastLink:
 
     def _wait(self, deadline):
         """The mediator's next message. With a memory budget, the host wakes
-        every _MEMORY_CHECK_S to check the growth since the turn began."""
+        every _MEMORY_CHECK_S to check the growth since the turn began. A
+        spent budget (charge_host) is a stop, whatever the mediator sent."""
+        if self.budget_s <= 0:
+            self._interrupt()
+            raise MediatorTimeout("the FAST mediator's calls of modules used up its time "
+                                  "(fast_timeout_s)")
+        if self.memory_left is not None and self.memory_left < 0:
+            self._stop_over_memory()
         while True:
             until = deadline
             if self.memory_left is not None:
@@ -280,6 +287,14 @@ class FastLink:
             if self.memory_left is not None \
                     and _core.resident_bytes() - self._resident > self.memory_left:
                 self._stop_over_memory()
+
+    def charge_host(self, seconds, grown):
+        """Charges the host's work for the mediator outside its turns (a
+        module it called: `seconds`, and `grown` bytes of resident memory)
+        to its budgets; past either, its next message stops it."""
+        self.budget_s = max(0.0, self.budget_s - seconds)
+        if self.memory_left is not None:
+            self.memory_left -= max(0, grown)
 
     def _stop_over_memory(self):
         self._interrupt()

@@ -26,7 +26,10 @@ def growth(module):
 
 
 def _positions(t):
-    """The vectors a tensor holds: its elements over its last dimension."""
+    """The vectors a tensor holds: its elements over its last dimension; of
+    integers (token ids), every element, as each is a position."""
+    if not (t.is_floating_point() or t.is_complex()):
+        return t.numel()
     return t.numel() // t.shape[-1] if t.dim() and t.shape[-1] else 1
 
 

@@ -2,6 +2,7 @@
 ISOLATE, the saved values must be bit-identical, and they must match a
 reference computed with plain torch hooks."""
 
+import time
 import types
 
 from common import (CARRY_BACK_SOURCE, TIERS, ChangedLater, Hooked, TinyGPT, assert_same, ivc,
@@ -101,8 +102,9 @@ class ModuleCalls(unittest.TestCase):
         for body, error, says in (
                 ("x = model.lm_head('h')\n", TypeError, "tensors, bools and None"),
                 ("x = model.lm_head(torch.zeros(32), 2**40)\n", TypeError, "not int"),
-                ("x = model.transformer.wte(torch.zeros(2**24, dtype=torch.long))\n",
-                 ValueError, "may make more than"),
+                # Each token id is a position.
+                ("x = model.transformer.wte(torch.zeros(1, 17, dtype=torch.long))\n",
+                 ValueError, "17 vectors, where the trace's inputs have 16 positions"),
                 ("x = model.lm_head(torch.zeros(3))\n", RuntimeError, "shape"),
                 # More vectors than the inputs' 16 positions (attention is
                 # quadratic in them).
@@ -114,6 +116,44 @@ class ModuleCalls(unittest.TestCase):
                                   tiers={0: tier}, raise_errors=False)
                 self.assertIsInstance(r.errors[0], error, (body, tier))
                 self.assertIn(says, str(r.errors[0]), (body, tier))
+
+
+    def test_a_fast_mediators_module_calls_count_against_its_budget(self):
+        # The host runs them outside the mediator's turns: their time is
+        # charged all the same (three calls of a 0.3 s module, 0.5 s budget).
+        class Sleepy(torch.nn.Module):
+            def forward(self, x):
+                time.sleep(0.3)
+                return x
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.slow = Sleepy()
+                self.lin = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.lin(x)
+
+        rt = ivc.Runtime(fast_timeout_s=0.5)
+        self.addCleanup(rt.close)
+        p = plan(mediator("""
+            h = model.lin.output
+            for _ in range(3):
+                h = model.slow(h)
+            """))
+        r = rt.run(p, Model(), [torch.ones(1, 4)], tiers={0: "fast"}, raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
+
+    def test_a_module_call_may_make_at_most_so_many_elements(self):
+        # (White box: a wide embedding on as many ids as the inputs allow.)
+        from ivc._module_calls import MAX_MODULE_CALL_ELEMENTS, module_call_problem
+        wide = torch.nn.Embedding(4, 2**20)
+        ids = torch.zeros(2**9, dtype=torch.long)
+        self.assertIsNone(module_call_problem(wide, (ids[:2**7],), {}, 2**9))
+        problem = module_call_problem(wide, (ids,), {}, 2**9)
+        self.assertEqual(problem[0], "ValueError")
+        self.assertIn(f"may make more than {MAX_MODULE_CALL_ELEMENTS}", problem[1])
 
 
 class RawWrites(unittest.TestCase):
