@@ -66,19 +66,28 @@ class MediatorState:
         self.unbound = frozenset()
 
 
-def own(value):
+def own(value, copies=None):
     """A host-owned copy: tensors cloned (out of shared memory, away from
-    the mediator), containers rebuilt."""
+    the mediator), each once however often it is referenced, containers
+    rebuilt. An expanded view is refused (ValueError): 4 bytes may stand
+    for 2^30 elements, and a copy makes them all."""
+    copies = {} if copies is None else copies
     if isinstance(value, torch.Tensor):
-        return value.clone()
+        if id(value) not in copies:
+            if value.numel() * value.element_size() > storage_bytes(value):
+                raise ValueError(f"a tensor of {value.numel()} elements over "
+                                 f"{storage_bytes(value)} bytes (an expanded view) would be "
+                                 f"copied whole; use .contiguous() of what is needed")
+            copies[id(value)] = (value, value.clone())  # (kept alive: ids stay unique)
+        return copies[id(value)][1]
     if isinstance(value, tuple):
-        return tuple(own(v) for v in value)
+        return tuple(own(v, copies) for v in value)
     if isinstance(value, list):
-        return [own(v) for v in value]
+        return [own(v, copies) for v in value]
     if isinstance(value, dict):
-        return {own(k): own(v) for k, v in value.items()}
+        return {own(k, copies): own(v, copies) for k, v in value.items()}
     if isinstance(value, (set, frozenset)):
-        return type(value)(own(v) for v in value)
+        return type(value)(own(v, copies) for v in value)
     return value
 
 
@@ -103,6 +112,15 @@ def narrow(value, start, count, total):
 def storage_of(t):
     """The memory block a tensor is a view into (torch 1.13 and 2.x)."""
     return t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+
+
+def storage_bytes(t):
+    """The bytes of the memory a tensor is a view into (as many as it has
+    elements when it has no storage of its own, as a sparse tensor)."""
+    try:
+        return storage_of(t).nbytes()
+    except (RuntimeError, NotImplementedError):
+        return t.numel() * t.element_size()
 
 
 def _kept_tensors(modules, params):
@@ -394,6 +412,9 @@ class Interleaver:
         if kind == "end":
             try:
                 m.saves = own(msg[1])
+            except ValueError as e:  # what the mediator saved
+                self._fail(m, MediatorError(f"saves: {e}"))
+                return False
             except Exception as e:  # noqa: BLE001
                 self._fail(m, ProtocolViolation(f"saves: {e}"))
                 return False

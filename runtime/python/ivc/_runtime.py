@@ -15,7 +15,7 @@ import torch
 
 from . import _build_info, _core, _mediator, _protocol
 from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
-from ._interleaver import Interleaver, MediatorState, storage_of
+from ._interleaver import Interleaver, MediatorState, storage_bytes
 from ._links import FailedLink, FastLink, WorkerLink, stuck_fast
 from ._plan import load_plan
 
@@ -309,13 +309,6 @@ def _batch(inputs, mediators):
     return tuple(args), rows, start
 
 
-def _storage_bytes(t):
-    """The bytes of the memory a tensor is a view into (as many as it has
-    elements when it has no storage of its own, as a sparse tensor)."""
-    try:
-        return storage_of(t).nbytes()
-    except (RuntimeError, NotImplementedError):
-        return t.numel() * t.element_size()
 
 
 class Runtime:
@@ -552,9 +545,9 @@ class Runtime:
             # An expanded view of 4 bytes may have 2^30 elements: copying it
             # by value (in process or into a worker) would make them all.
             for tensor in _mediator._tensors_in(v):
-                if tensor.numel() * tensor.element_size() > _storage_bytes(tensor):
+                if tensor.numel() * tensor.element_size() > storage_bytes(tensor):
                     raise PlanError(f"the free name {k!r} holds a tensor of {tensor.numel()} "
-                                    f"elements over {_storage_bytes(tensor)} bytes (an "
+                                    f"elements over {storage_bytes(tensor)} bytes (an "
                                     f"expanded view); pass a contiguous tensor (.contiguous())")
             kind = typed.get(k)
             if kind and not _mediator.is_free_kind(v, kind):

@@ -401,6 +401,23 @@ class Semantics(unittest.TestCase):
                           str(r.mediators[0].error), tier)
             self.assertTrue(torch.equal(r.output, self.model(self.ids)), tier)
 
+    def test_saves_are_copied_once_each_and_never_expanded(self):
+        # The host copies what a mediator saves: a tensor referenced a
+        # thousand times once, and an expanded view (4 bytes standing for
+        # 2^28 elements) not at all.
+        p = plan(mediator("""
+            h = model.transformer.h[0].output[0]
+            many = [h] * 1000
+            """, saves=["many"]))
+        for tier in TIERS:
+            r = runtime().run(p, self.model, [self.ids], tiers={0: tier})
+            self.assertEqual(len(r["many"]), 1000)
+            self.assertTrue(torch.equal(r["many"][999], r["many"][0]))
+        p = plan(mediator("wide = [torch.zeros(1).expand(2**28)] * 4\n", saves=["wide"],
+                          free_names=["torch"]))
+        r = runtime().run(p, self.model, [self.ids], tiers={0: "fast"}, raise_errors=False)
+        self.assertIn("(an expanded view) would be copied whole", str(r.mediators[0].error))
+
     def test_a_second_skip_of_one_call_fails_its_mediator(self):
         p = plan(mediator("""
             for _ in range(3):
