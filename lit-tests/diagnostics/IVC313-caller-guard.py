@@ -79,7 +79,7 @@ concept = torch.randn(768)
 def reflect(prompt, v):
     with model.trace(prompt):  # expected-remark {{runs FAST when the caller gives 'v' a tensor of at most 4096 elements (an empty dimension as 1)}}
         h = model.transformer.h[6].output[0]
-        H = torch.eye(v.shape[0]) - 2 * torch.outer(v, v)  # expected-remark {{'torch.eye(v.shape[0])' allocates a tensor of a size ivc cannot bound}}
+        H = torch.eye(v.shape[0]) - 2 * torch.outer(v, v)  # expected-remark {{'torch.eye(v.shape[0])' allocates a tensor of a size ivc cannot bound}} expected-remark {{'torch.outer(v, v)' makes a tensor of 281474976710656 elements}}
         model.transformer.h[6].output[0][:] = h @ H  # expected-remark {{updates the output of 'transformer.h.6' in place}}
     with model.trace(prompt):  # expected-remark {{runs FAST when the caller gives 'concept' a tensor of at most 65536 elements (an empty dimension as 1)}}
         pad = torch.zeros(concept.shape[0], 2).save()  # expected-remark {{allocates a tensor of a size ivc cannot bound}}
@@ -110,3 +110,16 @@ def unguarded(prompt, n):
 LAYER, HEAD = args.layer, args.head
 with model.trace("x"):  # expected-remark {{runs FAST when the caller gives 'HEAD' an int, a float or a tensor}}
     model.transformer.h[LAYER].attn.c_proj.input[:, :, HEAD * 64:(HEAD + 1) * 64] = 0  # expected-remark {{'HEAD * 64' repeats what may be the caller's sequence 64 times}} expected-remark {{updates the input of 'transformer.h.*.attn.c_proj' in place}}
+
+
+# A product of the caller's tensors (an outer product makes n^2 of n) is
+# guarded the same way, though nothing reads the tensor's shape.
+# CHECK:      "guards": {
+# CHECK-NEXT:   "u": {
+# CHECK-NEXT:     "kind": "tensor",
+# CHECK-NEXT:     "most": 4096
+# CHECK-NEXT:   }
+# CHECK-NEXT: },
+def gram(prompt, u):
+    with model.trace(prompt):  # expected-remark {{runs FAST when the caller gives 'u' a tensor of at most 4096 elements}}
+        g = torch.outer(u, u).save()  # expected-remark {{'torch.outer(u, u)' makes a tensor of 281474976710656 elements from its operands}}

@@ -107,19 +107,29 @@ bool guardCallerValues(const Policy &policy, const TraceRegion &trace, const Med
   if (guards.empty() || guards.size() > MaxCandidates)
     return false;
   // The largest bound that makes it FAST (`torch.zeros(n_layers, seq_len)`
-  // takes two numbers of 4096 at most).
+  // takes two numbers of 4096 at most); failing that, with the names taken
+  // for numbers taken for tensors instead (`torch.outer(v, v)`).
   int64_t most = 0;
   auto fast = [&](const Guards &assumed) {
     return analyzeAssuming(policy, trace, m, mainFile, analysis, assumed, most, false)
                .facts.tier == Tier::Fast;
   };
-  for (int64_t bound : GuardBounds)
-    if (most = bound; fast(guards))
-      break;
-    else
-      most = 0;
-  if (!most)
+  auto largest = [&](const Guards &assumed) {
+    for (int64_t bound : GuardBounds)
+      if (most = bound; fast(assumed))
+        return true;
+    most = 0;
     return false;
+  };
+  if (!largest(guards)) {
+    Guards tensors = guards;
+    for (auto &[name, kind] : tensors)
+      if (kind == CallerAssumption::SmallNumber && !facts.freeTypes.count(name))
+        kind = CallerAssumption::SmallTensor;
+    if (tensors == guards || !largest(tensors))
+      return false;
+    guards = std::move(tensors);
+  }
   // Then as little as keeps it FAST, name by name: nothing, else a number
   // or a tensor, else what was first assumed (a steering vector taken for
   // a number would send the mediator to a worker every time).

@@ -261,6 +261,11 @@ std::string_view libraryFunction(std::string_view q) {
 std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth = 0) {
   if (!op || depth > 8)
     return std::nullopt;
+  // A caller's tensor: as many as the plan's guard allows, else the codec.
+  if (std::optional<double> most = ctx.values.callerTensorBound(op))
+    return *most;
+  if (callersShape(ctx, op))
+    return CallersTensorElements;
   if (op->is(OpKind::Name))
     return tensorElements(ctx, onlyAssignedValue(ctx, op), depth + 1);
   if (!op->is(OpKind::Call))
