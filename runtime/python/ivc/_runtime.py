@@ -13,7 +13,7 @@ import weakref
 
 import torch
 
-from . import _build_info, _core, _mediator, _protocol
+from . import _build_info, _core, _mediator, _protocol, _tensors
 from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
 from ._interleaver import Interleaver, MediatorState, storage_bytes
 from ._links import FailedLink, FastLink, WorkerLink, stuck_fast
@@ -545,6 +545,10 @@ class Runtime:
             # An expanded view of 4 bytes may have 2^30 elements: copying it
             # by value (in process or into a worker) would make them all.
             for tensor in _mediator._tensors_in(v):
+                if tensor.dim() > _tensors.MAX_DIMS:
+                    raise PlanError(f"the free name {k!r} holds a tensor of {tensor.dim()} "
+                                    f"dimensions; the channel carries at most "
+                                    f"{_tensors.MAX_DIMS}")
                 if tensor.numel() * tensor.element_size() > storage_bytes(tensor):
                     raise PlanError(f"the free name {k!r} holds a tensor of {tensor.numel()} "
                                     f"elements over {storage_bytes(tensor)} bytes (an "

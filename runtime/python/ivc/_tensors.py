@@ -57,6 +57,10 @@ def _nbytes(t):
     return t.numel() * t.element_size()
 
 
+# The codec's limit on a tensor's dimensions (codec/Decode.cpp, maxNdim).
+MAX_DIMS = 32
+
+
 def _check_exportable(t):
     """Tensors cross as their bytes, in one layout, in both tiers alike. A
     subclass is refused before anything is read from it: its
@@ -66,6 +70,9 @@ def _check_exportable(t):
             type(t) is not Activation:
         raise TypeError(f"a tensor of type '{type(t).__qualname__}' cannot cross the ivc "
                         "channel (torch.Tensor only)")
+    if t.dim() > MAX_DIMS:
+        raise TypeError(f"a tensor of {t.dim()} dimensions cannot cross the ivc channel "
+                        f"(at most {MAX_DIMS})")
     if t.layout != torch.strided or t.is_meta:
         what = "meta" if t.is_meta else str(t.layout).replace("torch.", "")
         raise TypeError(f"a {what} tensor cannot cross the ivc channel (dense tensors only: "

@@ -528,6 +528,16 @@ class Semantics(unittest.TestCase):
                 runtime().run(p, self.model, [self.ids], {"v": value})
         runtime().run(p, self.model, [self.ids], {"v": torch.zeros(4).expand(2, 4)[:, :2]})
 
+    def test_a_tensor_of_more_dimensions_than_the_channel_carries_is_refused(self):
+        p = plan(mediator("y = v.save()\n", free_names=["v"], saves=["y"]))
+        with self.assertRaisesRegex(ivc.PlanError, "33 dimensions; the channel carries at most 32"):
+            runtime().run(p, self.model, [self.ids], {"v": torch.zeros([1] * 33)})
+        p = plan(mediator("y = torch.zeros([1] * 33)\n", free_names=["torch"], saves=["y"]))
+        for tier in TIERS:
+            r = runtime().run(p, self.model, [self.ids], tiers={0: tier}, raise_errors=False)
+            self.assertIsInstance(r.mediators[0].error, TypeError, tier)
+            self.assertIn("33 dimensions cannot cross", str(r.mediators[0].error), tier)
+
     def test_a_definition_cannot_rebind_a_guarded_value(self):
         # The runtime checked k before choosing FAST; the definition's
         # default would put 2**30 under the verdict instead.
