@@ -151,8 +151,14 @@ def _kept_tensors(modules, params):
             yield from walk(v, depth - 1)
 
     for module in modules.values():
-        for value in vars(module).values():
-            yield from walk(value, 4)
+        for name, value in vars(module).items():
+            if name not in _MODULE_INTERNALS:
+                yield from walk(value, 4)
+
+
+# What every module keeps of torch's own (parameters and buffers are in
+# `params`, submodules in `modules`; the rest are hooks and flags).
+_MODULE_INTERNALS = frozenset(vars(torch.nn.Module()))
 
 
 def unalias(value, owned):
