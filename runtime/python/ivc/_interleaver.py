@@ -66,6 +66,12 @@ class MediatorState:
         self.unbound = frozenset()
 
 
+def copied_bytes(value):
+    """What own(value) copies: each tensor's bytes, once per tensor."""
+    tensors = {id(t): t for t in _tensors_in(value)}
+    return sum(t.numel() * t.element_size() for t in tensors.values())
+
+
 def own(value, copies=None):
     """A host-owned copy: tensors cloned (out of shared memory, away from
     the mediator), each once however often it is referenced, containers
@@ -417,6 +423,13 @@ class Interleaver:
             return False
         if kind == "end":
             try:
+                # A FAST mediator's saves are copied in the host's memory:
+                # as much as its budget has left (views of one tensor are
+                # each copied whole).
+                left = getattr(m.link, "memory_left", None)
+                if left is not None and copied_bytes(msg[1]) > left:
+                    raise ValueError(f"copying them would take {copied_bytes(msg[1])} bytes, "
+                                     f"more than the {left} left of fast_memory_bytes")
                 m.saves = own(msg[1])
             except ValueError as e:  # what the mediator saved
                 self._fail(m, MediatorError(f"saves: {e}"))
@@ -456,7 +469,11 @@ class Interleaver:
             if param is None:
                 ok = self._error(m, "AttributeError", f"the model has no parameter '{path}'")
             else:
-                ok = self._deliver(m, param.detach().clone(), live=False)
+                copy = param.detach().clone()
+                # A FAST mediator keeps the copy in the host's memory.
+                if (host := getattr(m.link, "charge_host", None)) is not None:
+                    host(0.0, copy.numel() * copy.element_size())
+                ok = self._deliver(m, copy, live=False)
             return bool(ok)
         if kind == "skip":
             what, call, payload = "skip", msg[2], msg[3]

@@ -228,10 +228,22 @@ def _model_tree(model):
     return key, modules, paths, params, config
 
 
+# The elements the analyzer counts a caller's tensor as, at most
+# (analyzer/lib/passes/rules/CostModel.h, CallersTensorElements).
+CALLERS_TENSOR_ELEMENTS = 1 << 24
+
+
 def _guard_broken(m, values):
     """Why the caller's values break what the plan's FAST verdict assumed of
     them (`guards`), or None. Exact types: a subclass of int or float is
     code of the caller's, not a number."""
+    # The analyzer counts a caller's tensor as at most what the channel
+    # carries (CallersTensorElements); in process nothing else holds it so.
+    for name in m.free_names:
+        for t in _mediator._tensors_in(values.get(name)):
+            if t.numel() > CALLERS_TENSOR_ELEMENTS:
+                return (f"the caller's {name!r} holds a tensor of {t.numel()} elements, more "
+                        f"than the {CALLERS_TENSOR_ELEMENTS} a FAST verdict assumes")
     for name, (kind, most) in m.guards.items():
         v = values.get(name)
         number = type(v) is int or (type(v) is float and math.isfinite(v))

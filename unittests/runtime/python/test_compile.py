@@ -637,6 +637,17 @@ with model.trace(ids) as tracer:
         self.assertTrue(torch.allclose(r["flip"], r["h"] - 2 * (r["h"] @ unit)[..., None] * unit,
                                        atol=1e-5))
 
+    def test_a_callers_tensor_larger_than_the_analyzer_counts_runs_isolate(self):
+        # The analyzer counts a caller's tensor as at most 2^24 elements (what
+        # the channel carries); in process nothing else holds it to that.
+        plan = ivc.compile("import torch\ndef run(ids, v):\n    with model.trace(ids):\n"
+                           "        w = v.repeat(16).sum().save()\n", filename="big.py")
+        m = plan.trace(0).mediators[0]
+        self.assertEqual((m.tier, m.guards), ("fast", {}))
+        for v, tier in ((torch.ones(64), "fast"), (torch.ones(2**24 + 1), "isolate")):
+            r = self.rt.run(plan, self.model, [self.ids], {"v": v}, raise_errors=False)
+            self.assertEqual(r.mediators[0].tier, tier)
+
     def test_a_name_a_definition_may_rebind_gets_no_guard(self):
         # The runtime would check k before the default runs (test_semantics
         # holds the runtime against a plan that guards it anyway).

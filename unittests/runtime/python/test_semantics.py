@@ -418,6 +418,22 @@ class Semantics(unittest.TestCase):
         r = runtime().run(p, self.model, [self.ids], tiers={0: "fast"}, raise_errors=False)
         self.assertIn("(an expanded view) would be copied whole", str(r.mediators[0].error))
 
+    def test_what_the_host_copies_for_a_fast_mediator_counts_against_its_memory(self):
+        # Views of one tensor are each copied whole when saved, and every
+        # read of a weight is a copy: both are host memory the mediator holds.
+        rt = ivc.Runtime(fast_memory_bytes=16 << 20)
+        self.addCleanup(rt.close)
+        views = plan(mediator("t = torch.ones(2**18)\nparts = [t[i:] for i in range(64)]\n",
+                              saves=["parts"], free_names=["torch"]))
+        r = rt.run(views, self.model, [self.ids], tiers={0: "fast"}, raise_errors=False)
+        self.assertIn("more than the", str(r.mediators[0].error))
+        self.assertIn("left of fast_memory_bytes", str(r.mediators[0].error))
+        big = torch.nn.Linear(1024, 1024)
+        model = torch.nn.Sequential(big)
+        reads = plan(mediator("ws = [model[0].weight for _ in range(8)]\n", saves=["ws"]))
+        r = rt.run(reads, model, [torch.ones(1, 1024)], tiers={0: "fast"}, raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.MediatorMemoryExceeded)
+
     def test_a_second_skip_of_one_call_fails_its_mediator(self):
         p = plan(mediator("""
             for _ in range(3):
