@@ -268,6 +268,10 @@ with model.trace("tensor methods and factories of constant sizes"):
     w5 = h.new_zeros(2**30)  # expected-remark {{'h.new_zeros(2**30)' makes a tensor of 1073741824 elements}}
     w6 = h.expand(2**18, 8, 768)  # expected-remark {{'h.expand(2**18, 8, 768)' makes a tensor of 1610612736 elements}}
     w7 = h.repeat(2**18, 1, 1)  # expected-remark {{'h.repeat(2**18, 1, 1)' repeats a tensor 262144 times}}
+    # Chains of repetitions multiply, of what ivc sizes and of what it cannot.
+    w7b = h.repeat(256, 1, 1).repeat(512, 1, 1)  # expected-remark {{'h.repeat(256, 1, 1).repeat(512, 1, 1)' repeats a tensor 131072 times}}
+    w7c = torch.zeros(2**20).repeat(64).repeat(20)  # expected-remark {{makes a tensor of 1342177280 elements}}
+    w7d = h.repeat(2, 1, 1).repeat(2, 1, 1) + torch.zeros(64).repeat(4).repeat(4).sum()
 
 with model.trace("the same methods unbound or as torch functions"):
     h = model.transformer.h[0].output[0]

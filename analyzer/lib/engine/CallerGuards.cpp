@@ -98,7 +98,8 @@ bool guardCallerValues(const Policy &policy, const TraceRegion &trace, const Med
   Guards guards;
   for (const std::string &n : facts.freeNames) {
     auto typed = facts.freeTypes.find(n);
-    std::string_view kind = typed == facts.freeTypes.end() ? "" : typed->second;
+    std::string_view kind =
+        typed == facts.freeTypes.end() ? std::string_view() : std::string_view(typed->second);
     if (facts.freeImports.count(n) || !(kind.empty() || kind == "number" || kind == "tensor"))
       continue;
     bool tensor = kind == "tensor" || (kind.empty() && readAsTensor(analysis.analyzed, n));

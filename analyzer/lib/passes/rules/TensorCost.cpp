@@ -281,14 +281,32 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
     const Op *attr = op->operand(0);
     if (v.kind != ValueKind::Method || !attr || !attr->is(OpKind::Attribute))
       continue;
-    // Views and copies have their receiver's elements.
+    // Views and copies have their receiver's elements; repetitions, those
+    // times their counts.
     if (isOneOf(v.text, {"unsqueeze", "squeeze", "view", "reshape", "flatten", "contiguous",
                          "clone", "float", "double", "half", "to", "t", "detach", "copy"}))
       return tensorElements(ctx, attr->operand(0), depth + 1);
+    if (isOneOf(v.text, {"repeat", "tile"})) {
+      std::optional<double> each = tensorElements(ctx, attr->operand(0), depth + 1);
+      std::optional<double> times = shapeElements(ctx, spread(*op));
+      return each && times ? std::optional<double>(*each * *times) : std::nullopt;
+    }
     if (std::optional<double> n = grownElements(ctx, *op, v.text, attr->operand(0), depth + 1))
       return n;
   }
   return std::nullopt;
+}
+
+/// How many times `op` repeats a tensor ivc cannot size, through a chain
+/// of `repeat` and `tile` (names bound once included): 1 for anything else.
+double blindRepeats(RuleContext &ctx, const Op *op, int depth = 0) {
+  op = valueBehindNames(ctx, op);
+  if (!op || depth > 8 || !op->is(OpKind::Call) || !op->operand(0) ||
+      !op->operand(0)->is(OpKind::Attribute) || !isOneOf(op->operand(0)->text, {"repeat", "tile"}))
+    return 1;
+  std::optional<double> times = shapeElements(ctx, spread(*op));
+  return (times ? std::max(*times, 1.0) : HUGE_VAL) *
+         blindRepeats(ctx, op->operand(0)->operand(0), depth + 1);
 }
 
 } // namespace
@@ -891,11 +909,12 @@ std::optional<std::string> tensorMethodCost(RuleContext &ctx, const MethodCall &
       return std::nullopt;
     if (!receiver && mc.self && callersShape(ctx, mc.self))
       receiver = CallersTensorElements;
-    if (!receiver)
-      return *times > double(MaxBlindRepetitions)
-                 ? std::optional<std::string>("repeats a tensor " +
-                                              countText(*times) + " times")
+    if (!receiver) { // (a chain of them repeats the first the product of its counts)
+      double blind = *times * blindRepeats(ctx, mc.self);
+      return blind > double(MaxBlindRepetitions)
+                 ? std::optional<std::string>("repeats a tensor " + countText(blind) + " times")
                  : std::nullopt;
+    }
     n = *times * *receiver;
   } else if (isOneOf(m, {"double", "long", "cumsum", "cumprod", "sort", "argsort", "to", "type"})) {
     // A copy in a wider type: 64 bits for double and long, for the int64
