@@ -55,6 +55,10 @@ with model.trace("repetition"):
     chained = model.transformer.h[0].output * 2**12 * 2**12 * 2**6  # expected-remark {{repeats what may be a sequence 1073741824 times}}
     half_chain = model.transformer.h[1].output * 2**12
     other_half = half_chain * 2**13  # expected-remark {{'half_chain * 2**13' repeats what may be a sequence 33554432 times}}
+    rebound = model.transformer.h[1].output * 2**14
+    rebound = rebound * 2**15  # expected-remark {{'rebound * 2**15' repeats what may be a sequence 536870912 times}}
+    augmented = model.transformer.h[1].output * 2**14
+    augmented *= 2**15  # expected-remark {{'augmented *= 2**15' repeats what may be a sequence 536870912 times}}
     whole = model.transformer.h[2].output
     for _ in range(40):
         whole = whole * 2  # expected-remark {{'whole * 2' doubles a sequence that its own rebinding grows}}

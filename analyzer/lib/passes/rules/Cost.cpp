@@ -243,25 +243,58 @@ Magnitude repetitionCount(RuleContext &ctx, const Op *op) {
   return m.value || m.kind == Magnitude::Float ? m : countBound(ctx, op);
 }
 
+double chainedRepetitions(RuleContext &ctx, const Op *value, const Op *judged, int depth = 0);
+
+/// How many times a name bound more than once repeats what it is made of:
+/// the numbers its rebindings by themselves multiply it by (`z = z *
+/// 2**15`), times the most any other binding repeats (augmented ones are
+/// judged where they are).
+double rebindingRepetitions(RuleContext &ctx, const Op &name, const Op *judged, int depth) {
+  const Symbol *s = symbolOf(ctx, &name);
+  if (!s || s->bindings.size() > 8)
+    return 1;
+  double self = 1, base = 1;
+  for (const Binding &b : s->bindings) {
+    if (b.kind == Binding::Kind::AugAssign || b.value == judged)
+      continue; // (the repetition being judged counts its own number)
+    if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value)
+      return 1;
+    const Op *v = b.value;
+    if (v->is(OpKind::BinaryOp) && v->text == "*") {
+      for (int side = 0; side < 2; ++side)
+        if (symbolOf(ctx, v->operand(side)) == s)
+          if (Magnitude m = Sizer(ctx).of(v->operand(1 - side)); m.value) {
+            self *= std::max(1.0, double(*m.value));
+            v = nullptr;
+            break;
+          }
+    }
+    if (v)
+      base = std::max(base, chainedRepetitions(ctx, v, judged, depth));
+  }
+  return self * base;
+}
+
 /// How many times `value` already repeats what it is made of, through a
 /// chain of products by numbers ivc evaluates (`out * 2**12 * 2**12`, also
-/// through names bound once): 1 for anything else.
-double chainedRepetitions(RuleContext &ctx, const Op *value) {
+/// through names, rebound ones included): 1 for anything else.
+double chainedRepetitions(RuleContext &ctx, const Op *value, const Op *judged, int depth) {
   double times = 1;
-  for (int depth = 0; depth < 16 && times < HUGE_VAL; ++depth) {
-    value = valueBehindNames(ctx, value);
+  for (; depth < 16 && times < HUGE_VAL; ++depth) {
+    const Op *behind = valueBehindNames(ctx, value);
+    if (!behind && value && value->is(OpKind::Name)) // rebound: `z = o * 2**14; z = z * 2**15`
+      return times * rebindingRepetitions(ctx, *value, judged, depth + 1);
+    value = behind;
     if (!value || !value->is(OpKind::BinaryOp) || value->text != "*")
       break;
+    // (A number times a number repeats nothing: `k * 2**30`.)
     Magnitude a = Sizer(ctx).of(value->operand(0)), b = Sizer(ctx).of(value->operand(1));
-    if (b.value && !a.value) {
-      times *= std::max(1.0, double(*b.value));
-      value = value->operand(0);
-    } else if (a.value && !b.value) {
-      times *= std::max(1.0, double(*a.value));
-      value = value->operand(1);
-    } else {
+    int repeated = b.value && !a.value ? 0 : a.value && !b.value ? 1 : -1;
+    const Op *seq = repeated < 0 ? nullptr : value->operand(repeated);
+    if (!seq || !(maySequence(ctx, seq) || anyTensor(ctx, seq)))
       break;
-    }
+    times *= std::max(1.0, double(*(repeated == 0 ? b : a).value));
+    value = seq;
   }
   return times;
 }
@@ -291,7 +324,8 @@ void checkRepetition(RuleContext &ctx, const Op &at, const Op *l, const Op *r) {
     };
     for (auto [value, count] : {std::pair{l, b}, std::pair{r, a}}) {
       // (A chain repeats its first value the product of its numbers.)
-      double chained = count.value ? double(*count.value) * chainedRepetitions(ctx, value) : 0;
+      double chained =
+          count.value ? double(*count.value) * chainedRepetitions(ctx, value, &at) : 0;
       if (count.value && chained > MaxElements && mayRepeat(value))
         return report(ctx, at, "repeats what may be a sequence " + countText(chained) + " times");
       // The caller's value of no checked kind may be a 64 MiB string: as
