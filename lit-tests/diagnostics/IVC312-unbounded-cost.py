@@ -66,6 +66,13 @@ with model.trace("repetition"):
     for _ in range(40):
         decayed = decayed * 0.5
 
+# A lambda in a table the plan carries is judged where a body reaches it.
+TABLE = {"big": lambda: [None] * (10**10)}  # expected-remark {{Lambda is too costly to run in the server's process: '[None] * (10**10)' repeats a sequence 10000000000 times}}
+
+with model.trace("a lambda from a table"):
+    made = TABLE["big"]()
+
+
 with model.trace("repetition of unknown length"):
     width = int("1" + "0" * 12)
     line = "-" * width  # expected-remark {{'"-" * width' repeats a sequence a number of times ivc cannot bound}}

@@ -92,7 +92,8 @@ EffectiveCode buildEffectiveCode(const Mediator &mediator, ModuleContext &main,
     llvm::DenseSet<const Op *> constants;
     for (size_t k = 0; k < code.units[i].ops.size(); ++k) {
       Op *op = code.units[i].ops[k];
-      if (!op->is(OpKind::Name) && !op->is(OpKind::Attribute))
+      // (An item of a display reaches what it holds: `METRICS["ld"](x)`.)
+      if (!op->is(OpKind::Name) && !op->is(OpKind::Attribute) && !op->is(OpKind::Subscript))
         continue;
       if (op->ctx != Ctx::Load)
         continue;

@@ -138,6 +138,11 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
   case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
   case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:
     return true;
+  case OpKind::Lambda: // `METRICS = {"ld": lambda lg: ...}`: its defaults run here
+    return llvm::all_of(op->operands, [&](const Op *o) {
+      return !o || !o->is(OpKind::Param) || !o->operand(0) ||
+             constantValue(o->operand(0), depth + 1, budget);
+    });
   case OpKind::UnaryOp:
     return (op->text == "-" || op->text == "+") && op->operand(0) &&
            (op->operand(0)->is(OpKind::Int) || op->operand(0)->is(OpKind::Float));
