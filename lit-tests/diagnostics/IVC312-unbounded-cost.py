@@ -73,6 +73,17 @@ with model.trace("a lambda from a table"):
     made = TABLE["big"]()
 
 
+# So is a function bound by functools.partial.
+def repeat_none(n):
+    return [None] * n  # expected-remark {{Function 'repeat_none' is too costly to run in the server's process: '[None] * n' repeats a sequence a number of times ivc cannot bound}}
+
+
+BOUND = functools.partial(repeat_none, 10**10)
+
+with model.trace("a function bound by partial"):
+    made = BOUND()
+
+
 with model.trace("repetition of unknown length"):
     width = int("1" + "0" * 12)
     line = "-" * width  # expected-remark {{'"-" * width' repeats a sequence a number of times ivc cannot bound}}

@@ -10,6 +10,8 @@
 # RUN: %ivc plan %s | FileCheck %s --check-prefix=CLOSURE
 # RUN: %ivc plan %s | FileCheck %s --check-prefix=TABLE
 # RUN: %ivc check --verify --remarks %s
+import functools
+
 import torch
 from nnsight import LanguageModel
 
@@ -36,6 +38,7 @@ n_layers = len(LAYERS) + LAYERS[0] * 2
 SWEEP = range(3)
 SUBJECT = slice(1, 4)
 SCORES = {"ld": lambda lg: lg[0, -1, 1] - lg[0, -1, 2]}
+bound_diff = functools.partial(logit_diff)
 computed_scale = abs(int(input()))
 computed_width = int(input())
 steer = torch.randn(768)
@@ -55,11 +58,13 @@ steer = torch.randn(768)
 # CHECK:          "source": "SWEEP = (range(3))\n"
 # CHECK:          "source": "SUBJECT = (slice(1, 4))\n"
 # CHECK:          "source": "SCORES = ({\"ld\": lambda lg: lg[0, -1, 1] - lg[0, -1, 2]})\n"
+# CHECK:          "source": "bound_diff = (functools.partial(logit_diff))\n"
 # CHECK:      "free_names": [
 # CLOSURE: "name": "make_scale",
 # CLOSURE: "name": "halve",
 # TABLE: "name": "logit_diff",
 # TABLE: "name": "METRICS",
+# CHECK-NEXT:   "functools",
 # CHECK-NEXT:   "torch"
 # CHECK-NEXT: ],
 # CHECK:      "tier": "fast"
@@ -72,7 +77,7 @@ with model.trace("The Eiffel Tower is in"):
         h = halve(model.transformer.h[layer].output[0])
     scores = {name: fn(model.lm_head.output) for name, fn in METRICS.items()}
     swept = [model.transformer.h[i].output[0][:, SUBJECT] for i in SWEEP]
-    ld = SCORES["ld"](model.lm_head.output)
+    ld = SCORES["ld"](model.lm_head.output) + bound_diff(model.lm_head.output)
 
 # A caller's value is checked for the one kind the file's bindings give the
 # name (a tensor, a number, a string, a bool, None), and relied on for that.

@@ -166,11 +166,16 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
     const Symbol *f = r.symbol;
     bool fileFunction = f && outerScope(f->scope) && f->bindings.size() == 1 &&
                         f->bindings[0].kind == Binding::Kind::Function;
+    // `functools.partial(logit_diff, good=5335)`: the file's function, bound.
+    bool partial = callee && callee->is(OpKind::Attribute) && callee->text == "partial" &&
+                   llvm::any_of(valuesOf(callee), [](const Value &v) {
+                     return v.kind == ValueKind::Qualified && v.text == "functools.partial";
+                   });
     bool pureBuiltin = r.kind == NameResolution::Kind::Builtin &&
                        isOneOf(callee->text, {"len", "min", "max", "abs", "round", "int", "float",
                                               "str", "bool", "sum", "sorted", "tuple", "list",
                                               "range", "slice"});
-    return (fileFunction || pureBuiltin) &&
+    return (fileFunction || pureBuiltin || partial) &&
            llvm::all_of(llvm::drop_begin(op->operands), [&](const Op *a) {
              return a && (a->is(OpKind::Keyword) ? constantValue(a->operand(0), depth + 1, budget)
                                                  : constantValue(a, depth + 1, budget));

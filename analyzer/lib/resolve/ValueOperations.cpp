@@ -236,6 +236,17 @@ ValueSet ValueAnalysis::ofCall(const Op *op) {
       break;
     }
     case ValueKind::Qualified:
+      // `functools.partial(f, ...)` calls f when called: f, to its callers.
+      if (callee.text == "functools.partial" && op->operands.size() >= 2 &&
+          !op->operand(1)->is(OpKind::Keyword) && !op->operand(1)->is(OpKind::Starred)) {
+        const ValueSet &fs = valuesOf(op->operand(1));
+        if (!fs.empty() && llvm::all_of(fs, [](const Value &f) {
+              return f.kind == ValueKind::UserFunction || f.kind == ValueKind::Lambda;
+            })) {
+          addAll(out, fs);
+          break;
+        }
+      }
       // Catalogued torch/numpy/einops functions make tensors, math numbers;
       // anything else (torch.nn.Linear(...), a module's class) is unknown.
       if (catalog_ && catalog_->function(callee.text) && callee.text.substr(0, 5) == "math.")
