@@ -24,7 +24,9 @@ namespace {
 constexpr size_t MaxInputBytes = size_t(64) << 20;
 
 std::optional<std::string> fail(const std::string &path, const std::string &why) {
-  llvm::errs() << "ivc: error: cannot read '" << path << "': " << why << '\n';
+  // One write per line: `ivc check` reads files on several threads, and
+  // the unbuffered stream writes each piece of a `<<` chain on its own.
+  llvm::errs() << ("ivc: error: cannot read '" + path + "': " + why + "\n");
   return std::nullopt;
 }
 
