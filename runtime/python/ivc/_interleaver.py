@@ -27,7 +27,7 @@ import torch
 from . import _core
 from ._errors import MediatorError, MediatorStopped, ProtocolViolation, WorkerError
 from ._grads import watched
-from ._module_calls import growth, module_call_problem
+from ._module_calls import module_call_problem, skip_problem
 from ._mediator import _BUILTIN_ERRORS, _tensors_in, is_free_kind
 
 
@@ -80,10 +80,10 @@ def own(value, copies=None):
     copies = {} if copies is None else copies
     if isinstance(value, torch.Tensor):
         if id(value) not in copies:
-            if value.numel() * value.element_size() > storage_bytes(value):
-                raise ValueError(f"a tensor of {value.numel()} elements over "
-                                 f"{storage_bytes(value)} bytes (an expanded view) would be "
-                                 f"copied whole; use .contiguous() of what is needed")
+            if value.numel() * value.element_size() > (held := storage_bytes(value)):
+                raise ValueError(f"a tensor of {value.numel()} elements over {held} bytes (an "
+                                 f"expanded view) would be copied whole; use .contiguous() of "
+                                 f"what is needed")
             copies[id(value)] = (value, value.clone())  # (kept alive: ids stay unique)
         return copies[id(value)][1]
     if isinstance(value, tuple):
@@ -427,9 +427,9 @@ class Interleaver:
                 # as much as its budget has left (views of one tensor are
                 # each copied whole).
                 left = getattr(m.link, "memory_left", None)
-                if left is not None and copied_bytes(msg[1]) > left:
-                    raise ValueError(f"copying them would take {copied_bytes(msg[1])} bytes, "
-                                     f"more than the {left} left of fast_memory_bytes")
+                if left is not None and (need := copied_bytes(msg[1])) > left:
+                    raise ValueError(f"copying them would take {need} bytes, more than the "
+                                     f"{left} left of fast_memory_bytes")
                 m.saves = own(msg[1])
             except ValueError as e:  # what the mediator saved
                 self._fail(m, MediatorError(f"saves: {e}"))
@@ -652,14 +652,10 @@ class Interleaver:
         stand for it: no larger than the module could make of its inputs
         (the rest of the forward runs on it, on the host). If not, m fails
         and the module runs."""
-        given = sum(t.numel() for t in _tensors_in((args, kwargs)))
-        made = sum(t.numel() for t in _tensors_in(value))
-        if made <= max(given, 1) * growth(module):
-            return True
-        self._fail(m, MediatorError(f"skip of {path}: a value of {made} elements, where the "
-                                    f"module could make about {given * growth(module)} of its "
-                                    f"inputs"))
-        return False
+        problem = skip_problem(module, args, kwargs, value)
+        if problem is not None:
+            self._fail(m, MediatorError(f"skip of {path}: {problem}"))
+        return problem is None
 
     def install(self):
         """Wraps every module's forward, for calls from this thread only.

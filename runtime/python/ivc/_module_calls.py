@@ -6,6 +6,8 @@ own inputs make."""
 
 import torch
 
+from ._mediator import _tensors_in
+
 # What a mediator's call of a module may make, about: 1 GiB of float32.
 MAX_MODULE_CALL_ELEMENTS = 1 << 28
 
@@ -54,3 +56,15 @@ def module_call_problem(module, args, kwargs, positions):
         return ("ValueError", f"a module call of {given} elements may make more than "
                               f"{MAX_MODULE_CALL_ELEMENTS}: call it on fewer")
     return None
+
+
+def skip_problem(module, args, kwargs, value):
+    """Why a skip's value may not stand for the whole output of `module`
+    called on `args` and `kwargs`, or None: the rest of the forward runs on
+    it, so it may hold no more elements than the module could make."""
+    given = sum(t.numel() for t in _tensors_in((args, kwargs)))
+    made = sum(t.numel() for t in _tensors_in(value))
+    most = max(given, 1) * growth(module)
+    if made <= most:
+        return None
+    return f"a value of {made} elements, where the module could make about {most} of its inputs"
