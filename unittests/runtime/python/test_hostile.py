@@ -42,6 +42,18 @@ SURVIVOR = mediator("survivor = model.lm_head.output.save()\n", kind="invoke",
                     saves=["survivor"])
 
 
+# A tensor descriptor of one float32 in the worker's first arena space.
+ONE_FLOAT = "lambda t: ('float32', (1,), 1, 0, 4)"
+
+
+def sent(message, desc=None, write="os.write"):
+    """Worker code that writes one encoded `message` (Python source) to its
+    channel, its tensors described by `desc` (a lambda's source), if any."""
+    lines = ["import ivc._core as c"] + ([f"desc = {desc}"] if desc else [])
+    return "\n".join(lines + [f"{write}(fd, frame(c.encode({message}, "
+                               f"{'desc' if desc else 'None'})))"])
+
+
 class Hostile(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -160,9 +172,7 @@ class Hostile(unittest.TestCase):
         self.assertTrue(torch.equal(again["survivor"], self.expected))
 
     def test_a_message_changes_a_delivery_once(self):
-        code = ("import ivc._core as c\n"
-                "desc = lambda t: ('float32', (1,), 1, 0, 4)\n"
-                "os.write(fd, frame(c.encode(('end', {}, [(0, h), (0, h)]), desc)))")
+        code = sent("('end', {}, [(0, h), (0, h)])", ONE_FLOAT)
         self.assertViolation(self.attack(code), "changes one delivery twice")
 
     def test_keys_chosen_to_share_a_hash(self):
@@ -171,39 +181,33 @@ class Hostile(unittest.TestCase):
         # quadratic time to build, holding the GIL.
         pairs = "(2.0 ** (61 * i), 2.0 ** (61 * j)) for i in range(8) for j in range(8)"
         for made in ("{" + pairs + "}", "{" + pairs.replace(" for", ": 0 for", 1) + "}"):
-            code = ("import ivc._core as c\n"
-                    f"os.write(fd, frame(c.encode(('end', {{'x': {made}}}, []), None)))")
+            code = sent(f"('end', {{'x': {made}}}, [])")
             self.assertViolation(self.attack(code), "keys of one hash")
 
     def test_unknown_message(self):
-        code = "import ivc._core as c\nos.write(fd, frame(c.encode(('bogus', 1), None)))"
+        code = sent("('bogus', 1)")
         self.assertViolation(self.attack(code), "unknown message 'bogus'")
 
     def test_a_module_call_message_of_the_wrong_shape(self):
         for call, says in (("('call', 'lm_head', [1], {}, [])", "must be a tuple"),
                            ("('call', 'lm_head', (0,) * 17, {}, [])", "at most 16"),
                            ("('call', 'lm_head', (), {1: 2}, [])", "dict of at most 16 names")):
-            code = f"import ivc._core as c\nos.write(fd, frame(c.encode({call}, None)))"
+            code = sent(call)
             self.assertViolation(self.attack(code), says)
 
     def test_tensor_outside_the_arena(self):
         for space, offset in ((999, 0), (1, 1 << 40)):
-            code = ("import ivc._core as c\n"
-                    f"desc = lambda t: ('float32', (4,), {space}, {offset}, 16)\n"
-                    "os.write(fd, frame(c.encode(('end', {'x': h}, []), desc)))")
+            code = sent("('end', {'x': h}, [])",
+                        f"lambda t: ('float32', (4,), {space}, {offset}, 16)")
             self.assertViolation(self.attack(code), "out of bounds")
 
     def test_mutation_of_an_unknown_delivery(self):
-        code = ("import ivc._core as c\n"
-                "desc = lambda t: ('float32', (1,), 1, 0, 4)\n"
-                "os.write(fd, frame(c.encode(('end', {}, [(77, h)]), desc)))")
+        code = sent("('end', {}, [(77, h)])", ONE_FLOAT)
         self.assertViolation(self.attack(code), "unknown delivery 77")
 
     def test_a_message_names_at_most_so_many_tensors(self):
         # Each descriptor costs the host a view, however few bytes it names.
-        code = ("import ivc._core as c\n"
-                "d = lambda t: ('float32', (1,), 1, 0, 4)\n"
-                "send_all(fd, frame(c.encode(('end', {'x': [h] * 70000}, []), d)))")
+        code = sent("('end', {'x': [h] * 70000}, [])", ONE_FLOAT, write="send_all")
         self.assertViolation(self.attack(code), "more than 65536 tensors")
 
     def test_the_hosts_work_on_a_workers_messages_is_charged_to_it(self):
@@ -232,15 +236,13 @@ class Hostile(unittest.TestCase):
 
     def test_mutation_of_something_other_than_a_tensor(self):
         # It fails its mediator only; the run and its peer go on.
-        code = ("import ivc._core as c\n"
-                "os.write(fd, frame(c.encode(('end', {}, [(0, 'not a tensor')]), None)))")
+        code = sent("('end', {}, [(0, 'not a tensor')])")
         self.assertViolation(self.attack(code), "a mutation must be (delivery id, tensor)")
 
     def test_a_message_cannot_make_the_host_copy_more_than_the_arena(self):
         # One descriptor repeated: each would cost the host a 64 MiB copy.
-        code = ("import ivc._core as c\n"
-                "big = lambda t: ('uint8', (64 << 20,), 1, 0, 64 << 20)\n"
-                "os.write(fd, frame(c.encode(('end', {'x': [h] * 200}, []), big)))")
+        code = sent("('end', {'x': [h] * 200}, [])",
+                    "lambda t: ('uint8', (64 << 20,), 1, 0, 64 << 20)")
         self.assertViolation(self.attack(code), "references more than")
 
     def test_log_flood_is_cut(self):
