@@ -157,6 +157,10 @@ Report i386Syscall(State &) {
 }
 #endif
 Report killParent(State &) { return fromSyscall(::kill(::getppid(), 0)); }
+Report schedulerOfParent(State &) {
+  struct sched_param param;
+  return fromSyscall(::sched_getparam(::getppid(), &param));
+}
 Report execMemory(State &) {
   void *p = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
                    -1, 0);
@@ -222,6 +226,8 @@ const Canary Canaries[] = {
      i386Syscall},
 #endif
     {"kill", "kill(parent, 0)", Expect::Eperm, nullptr, nullptr, nullptr, killParent},
+    {"scheduler-of-parent", "sched_getparam(parent)", Expect::Eperm, nullptr, nullptr, nullptr,
+     schedulerOfParent},
     {"exec-memory", "mmap(PROT_EXEC)", Expect::Eperm, nullptr, nullptr, nullptr, execMemory},
     {"unshare", "unshare(CLONE_NEWUSER)", Expect::Eperm, nullptr, nullptr, nullptr, unshareUser},
     {"memfd", "memfd_create()", Expect::Eperm, nullptr, nullptr, nullptr, memfdCreate},

@@ -49,8 +49,8 @@ constexpr const char *Unconditional[] = {
     // Memory (executable mappings are filtered below).
     "munmap", "mremap", "brk",
     // Threads and synchronisation (clone is filtered below).
-    "futex", "set_robust_list", "rseq", "sched_yield", "sched_getaffinity", "sched_getparam",
-    "sched_getscheduler", "gettid", "exit", "exit_group", "restart_syscall",
+    "futex", "set_robust_list", "rseq", "sched_yield", "gettid", "exit", "exit_group",
+    "restart_syscall",
     // Signals delivered to ourselves.
     "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
     // Time, identity, resource usage.
@@ -109,7 +109,7 @@ Status fail(const char *what, int rc) {
 std::vector<std::string> seccompAllowedSyscalls() {
   std::vector<std::string> out(std::begin(Unconditional), std::end(Unconditional));
   for (const char *n : {"mmap", "mprotect", "clone", "tgkill", "fcntl", "lseek", "madvise", "prctl",
-                        "prlimit64", "sendmsg", "recvmsg", "sendto", "recvfrom"})
+                        "prlimit64", "sched_getaffinity", "sched_getparam", "sched_getscheduler", "sendmsg", "recvmsg", "sendto", "recvfrom"})
     out.emplace_back(n);
   return out;
 }
@@ -224,11 +224,15 @@ Status installSeccompFilter(const SeccompOptions &options) {
       return s;
   }
   // prlimit64 may read its own limits (new limit pointer NULL), never set
-  // them nor read another process's.
+  // them nor read another process's; the scheduler may be asked about this
+  // process only (asking about any pid tells which pids exist).
   for (scmp_datum_t pid : {scmp_datum_t(0), static_cast<scmp_datum_t>(options.selfPid)}) {
     scmp_arg_cmp readOwn[] = {SCMP_A0(SCMP_CMP_EQ, pid), SCMP_A2(SCMP_CMP_EQ, 0)};
     if (Status s = allow("prlimit64", 2, readOwn); !s)
       return s;
+    for (const char *name : {"sched_getaffinity", "sched_getparam", "sched_getscheduler"})
+      if (Status s = allow(name, 1, &readOwn[0]); !s)
+        return s;
   }
 
   // cuda-ipc only: the driver's ioctls, on its own descriptors.
