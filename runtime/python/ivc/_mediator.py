@@ -17,6 +17,7 @@ import types
 
 import torch
 
+from ._core import ChannelClosed
 from ._grads import unfilled
 from ._protocol import MAX_CALL_ARGUMENTS, MAX_TYPE_NAME, check_participants, fit_text
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
@@ -438,7 +439,13 @@ class Mediator:
         return out
 
     def _exchange(self, msg):
-        reply = self.port.exchange(msg + (self._mutations(),))
+        try:
+            reply = self.port.exchange(msg + (self._mutations(),))
+        except ChannelClosed:
+            # The host is gone or gave up on this mediator. The channel's
+            # error is an OSError, which user code may catch (`except
+            # Exception` is FAST); ending the code as a stop does, it cannot.
+            raise _Unwind("the host ended the mediator") from None
         kind = reply[0]
         if kind == "error":
             if reply[1] == "ivc.NotReached":

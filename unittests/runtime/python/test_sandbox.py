@@ -281,14 +281,13 @@ def worker_facts(rt):
         rt._pool.release(w, True)
 
 
-class Release(unittest.TestCase):
+class MediatorLibrary(unittest.TestCase):
     """The mediator library itself, in-process, with run_user/call_user that
     count how deep in user code they are, as the worker's hook does."""
 
-    def test_what_a_failed_job_leaves_is_dropped_as_user_code(self):
+    def run_source(self, port, source, values):
         from ivc import _mediator
-        depth = [0]
-        seen = []
+        depth = values["depth"] = [0]
 
         def as_user(fn, *args):
             depth[0] += 1
@@ -300,13 +299,22 @@ class Release(unittest.TestCase):
         def run_user(items, ns):
             as_user(lambda: [exec(compile(src, name, "exec"), ns) for src, name in items])
 
+        job = {"receiver": "model", "tree": {"key": "release", "modules": [], "params": []},
+               "values": values, "tracer": None, "definitions": [],
+               "first_line": 1, "source": textwrap.dedent(source), "file": "release.py",
+               "saves": [], "exports": [], "import_allowlist": None}
+        return _mediator.run_job(port, job, run_user, as_user)
+
+    def test_what_a_failed_job_leaves_is_dropped_as_user_code(self):
+        seen = []
+
         class Port:
             tensors = None
 
             def send(self, msg):
                 pass
 
-        source = textwrap.dedent("""
+        source = """
             class Failure(Exception):
                 def __del__(self):
                     seen.append(("error", depth[0]))
@@ -320,14 +328,36 @@ class Release(unittest.TestCase):
                 next(running)
                 raise Failure("reported")
             fail()
-            """)
-        job = {"receiver": "model", "tree": {"key": "release", "modules": [], "params": []},
-               "values": {"seen": seen, "depth": depth}, "tracer": None, "definitions": [],
-               "first_line": 1, "source": source, "file": "release.py", "saves": [],
-               "exports": [], "import_allowlist": None}
-        self.assertFalse(_mediator.run_job(Port(), job, run_user, as_user))
+            """
+        self.assertFalse(self.run_source(Port(), source, {"seen": seen}))
         # Freed with the error's frames, after its code ended: as user code.
         self.assertEqual(sorted(seen), [("error", 1), ("generator", 1)])
+
+    def test_a_closed_channel_ends_user_code_past_its_handlers(self):
+        # `except Exception` is FAST; the channel's error is an OSError. Once
+        # the host has given up, the mediator's code must not go on unmetered.
+        from ivc import _core
+        seen = []
+
+        class Closed:
+            tensors = None
+
+            def send(self, msg):
+                raise _core.ChannelClosed("closed")
+
+            def exchange(self, msg):
+                raise _core.ChannelClosed("closed")
+
+        source = """
+            try:
+                print("a request")
+            except Exception:
+                seen.append("caught")
+            seen.append("went on")
+            """
+        with self.assertRaises(_core.ChannelClosed):
+            self.run_source(Closed(), source, {"seen": seen})
+        self.assertEqual(seen, [])
 
 
 class WriteXorExecute(unittest.TestCase):
