@@ -22,7 +22,7 @@ with model.trace() as tracer:
 with model.trace("The Eiffel Tower is in") as tracer:  # expected-error {{Trace body needs a sandboxed worker (try-block), which policy 'strict' does not allow}}
     try:  # expected-remark {{Trace body has a try block}}
         hidden = model.transformer.h[40].output[0].save()
-    except IndexError:
+    except BaseException:
         hidden = None
     while hidden is None:  # expected-remark {{Trace body has a while loop}}
         break

@@ -6,8 +6,8 @@
 # AttributeError.obj and the string module).
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "fast"
-# The try block already makes the mediator ISOLATE: err.obj is only the
-# object whose lookup failed, inside the sandboxed worker.
+# A handler that reads more of the error than its message makes the
+# mediator ISOLATE: err.obj is then only an object of the sandboxed worker.
 # CHECK: "tier": "isolate"
 from nnsight import LanguageModel
 

@@ -735,6 +735,24 @@ class Semantics(unittest.TestCase):
         with self.assertRaisesRegex(AttributeError, "'Tensor' object has no attribute 'stop'"):
             torch.ones(1).stop()
 
+    def test_user_code_catches_errors_but_never_a_stop(self):
+        # try/except of builtin errors is FAST; a stop is no Exception.
+        p = plan(mediator("""
+            try:
+                h = model.transformer.h[40].output[0]
+            except IndexError as e:
+                missing = str(e)
+                h = model.transformer.h[-1].output[0].save()
+            try:
+                tracer.stop()
+            except Exception:
+                after = 1
+            """, saves=["h", "missing", "after"]))
+        for tier in TIERS:
+            r = runtime().run(p, self.model, [self.ids], tiers={0: tier})
+            self.assertEqual((r.errors, "h" in r, "after" in r), ([], True, False), tier)
+            self.assertIn("out of range", r["missing"])
+
     def test_stop(self):
         p = plan(
             mediator("""

@@ -1,8 +1,9 @@
 //===- Statements.cpp - Statements, definitions and other constructs ------===//
 //
-// FAST has for loops, if/else, assignments, local functions and lambdas, and
-// context managers that are catalogued or nnsight's own. ISOLATE: while loops
-// (IVC301), try blocks (IVC302), imports of safe modules (IVC303), classes
+// FAST has for loops, if/else, assignments, local functions and lambdas,
+// context managers that are catalogued or nnsight's own, and try/except of
+// the errors user code and torch raise. ISOLATE: while loops (IVC301), other
+// try blocks (IVC302), imports of safe modules (IVC303), classes
 // (IVC306), match, generators, async code and unmodeled constructs (IVC308),
 // other context managers (IVC311). REJECT: global/nonlocal (IVC207),
 // metaclass= (IVC208), underscore keyword patterns in match (IVC209),
@@ -49,6 +50,95 @@ void checkDecorator(Op &op, RuleContext &ctx) {
 bool scopedMode(std::string_view q) {
   return isOneOf(q, {"torch.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast",
                      "torch.cuda.amp.autocast", "torch.set_grad_enabled"});
+}
+
+// What a FAST handler may catch: the errors user code, torch and nnsight's
+// API raise. Not BaseException: what ends a mediator's code (a stop, the
+// host giving up on it) is one, so that nothing user code catches keeps it
+// running past its meters.
+bool catchableInFast(std::string_view name) {
+  return isOneOf(name, {"Exception", "ArithmeticError", "AssertionError", "AttributeError",
+                        "FloatingPointError", "IndexError", "KeyError", "LookupError",
+                        "NameError", "NotImplementedError", "OverflowError", "RecursionError",
+                        "RuntimeError", "StopIteration", "TypeError", "UnboundLocalError",
+                        "UnicodeError", "ValueError", "ZeroDivisionError"});
+}
+
+/// Why a handler's types are not for FAST ("" if they are): each a builtin
+/// catchableInFast names.
+std::string uncatchableTypes(const Op &handler, RuleContext &ctx) {
+  const Op *type = handler.operand(0);
+  if (!type)
+    return "with a bare 'except'";
+  llvm::SmallVector<const Op *, 4> names{type};
+  if (type->is(OpKind::Tuple))
+    names.assign(type->operands.begin(), type->operands.end());
+  for (const Op *n : names) {
+    const ValueSet &values = n ? ctx.valuesOf(n) : ValueSet{};
+    bool builtin = n && n->is(OpKind::Name) && !values.empty() &&
+                   llvm::all_of(values, [](const Value &v) {
+                     return v.kind == ValueKind::Builtin && catchableInFast(v.text);
+                   });
+    if (!builtin)
+      return "that catches " + (n ? quotedSource(ctx, *n) : std::string("nothing named"));
+  }
+  return "";
+}
+
+/// Whether every read of the name a handler binds takes the caught
+/// exception's message only: str(e), repr(e), print(e), f"{e}", isinstance(e,
+/// ...), raise ... from e. Anything more reaches what the exception holds:
+/// an AttributeError's .obj is the object whose lookup failed, which in the
+/// server can be one the mediator must not have.
+bool readsMessageOnly(const Op &handler, RuleContext &ctx) {
+  const ScopeTree &scopes = ctx.values.scopes();
+  NameResolution r = scopes.resolve(handler.text, scopes.enclosingScope(&handler));
+  if (!r.symbol)
+    return true;
+  UseIndex &uses = ctx.values.uses();
+  for (const Op *read : uses.readsOf(r.symbol)) {
+    const Op *user = uses.userOf(read);
+    if (!user)
+      return false;
+    if (user->is(OpKind::Raise) || (user->is(OpKind::FormatValue) && user->operand(0) == read))
+      continue;
+    if (!user->is(OpKind::Call) || user->operand(0) == read)
+      return false;
+    bool ok = llvm::all_of(ctx.valuesOf(user->operand(0)), [&](const Value &v) {
+      return v.kind == ValueKind::Builtin &&
+             (isOneOf(v.text, {"str", "repr", "print"}) ||
+              (v.text == "isinstance" && user->operand(1) == read));
+    });
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/// Why a try statement is not for FAST, or "" when it is.
+std::string tryOutsideFast(const Op &op, RuleContext &ctx) {
+  if (op.isAsync)
+    return "with 'except*'";
+  for (const Region &r : op.regions) {
+    if (r.kind == RegionKind::Finally)
+      return "with a 'finally' clause"; // it runs while a stop unwinds, unmetered
+    if (r.kind != RegionKind::Except || r.ops.empty())
+      continue;
+    const Op *handler = nullptr;
+    for (const Op *o : r.ops)
+      if (o->is(OpKind::ExceptHandler)) {
+        handler = o;
+        break;
+      }
+    if (!handler)
+      return "with a handler ivc cannot read";
+    if (std::string why = uncatchableTypes(*handler, ctx); !why.empty())
+      return why;
+    if (!handler->text.empty() && !readsMessageOnly(*handler, ctx))
+      return "whose handler reads more of '" + std::string(handler->text) +
+             "' than its message";
+  }
+  return "";
 }
 
 } // namespace
@@ -119,7 +209,8 @@ void checkStatement(Op &op, RuleContext &ctx) {
     ctx.isolate(op, DiagId::WhileLoop, {ctx.subject()});
     return;
   case OpKind::Try:
-    ctx.isolate(op, DiagId::TryBlock, {ctx.subject()});
+    if (std::string why = tryOutsideFast(op, ctx); !why.empty())
+      ctx.isolate(op, DiagId::TryBlock, {ctx.subject(), why});
     return;
   case OpKind::ExceptHandler:
   case OpKind::Case:
