@@ -178,6 +178,16 @@ bool containerAttribute(std::string_view m) {
                      "symmetric_difference_update"});
 }
 
+/// `@functools.lru_cache(maxsize=128)`: the factory of a decorator the
+/// statement rules allow, called where it decorates. The cache lives as long
+/// as the mediator's definitions, within its memory budget.
+bool cacheDecoratorFactory(RuleContext &ctx, const Op &call, std::string_view q) {
+  if (q != "functools.lru_cache")
+    return false;
+  const Op *user = ctx.values.uses().userOf(&call);
+  return user && user->is(OpKind::Decorator);
+}
+
 std::optional<Problem> judgeMethod(const Value &v, RuleContext &ctx, const Op *call = nullptr) {
   std::string_view m = v.text;
   const OpCatalog &cat = ctx.m.catalog;
@@ -267,7 +277,8 @@ std::optional<Problem> judge(const Value &v, const Op &call, RuleContext &ctx) {
     return Problem{DiagId::UncataloguedCall, std::string(v.text), ""};
   case ValueKind::Qualified: {
     if (reportedReference(ctx, v.text) || cat.function(v.text) || pureStdlib(v.text) ||
-        nnsightCall(ctx, v.text, call) || opensScopedMode(ctx, *call.operand(0), v.text))
+        nnsightCall(ctx, v.text, call) || opensScopedMode(ctx, *call.operand(0), v.text) ||
+        cacheDecoratorFactory(ctx, call, v.text))
       return std::nullopt;
     std::string_view q = v.text;
     if (q.substr(0, 13) == "torch.Tensor.") {
