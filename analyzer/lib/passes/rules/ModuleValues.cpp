@@ -9,8 +9,8 @@
 // torch imports, in the server's process. So a module, or any other member
 // of one that is not a catalogued function or constant or a known class,
 // used other than as the object of an attribute, a callee, a plain name's
-// value or an operand that passes it on (`x if c else torch`) makes the
-// mediator ISOLATE.
+// value or an operand that passes it on (`x if c else torch`), or changed
+// through such a name (`x |= ...`), makes the mediator ISOLATE.
 //
 //===----------------------------------------------------------------------===//
 #include "Rules.h"
@@ -96,6 +96,16 @@ std::optional<std::string_view> unconfirmedMember(RuleContext &ctx, const Op *op
 void checkModuleOperands(Op &op, RuleContext &ctx) {
   if (ctx.annotations.contains(&op))
     return;
+  // `table = np.sctypeDict; table |= {...}`: an augmented assignment changes
+  // a list, dict or set in place, and the name may hold a module's own.
+  if (const Op *target = op.is(OpKind::AugAssign) ? op.operand(0) : nullptr;
+      target && target->is(OpKind::Name))
+    if (std::optional<std::string_view> member = unconfirmedMember(ctx, target)) {
+      ctx.isolate(op, DiagId::UnconfirmedConstruct,
+                  {ctx.subject(), "'" + std::string(op.text) + "' on '" + std::string(*member) +
+                                      "' (it may change the module's own object)"});
+      return;
+    }
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const Op *operand = op.operand(i);
     if (!mayHoldModule(operand) || followedUse(op, i) || ctx.annotations.contains(operand))
