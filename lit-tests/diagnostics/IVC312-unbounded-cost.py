@@ -567,6 +567,13 @@ with model.trace("nesting built by rebinding and comprehensions"):
     layer2 = [layer1 for _ in range(4096)]  # expected-remark {{'[layer1 for _ in range(4096)]' makes a nested sequence that reaches 16781312 items}}
     same = str(layer2)  # expected-remark {{'str(layer2)' makes a string of}}
 
+with model.trace("ranges held by displays"):
+    # A range is lazy, but torch.tensor and np.array make each of its numbers.
+    lazy_span = range(2**13)
+    lazy_block = torch.tensor([range(2**13)] * 2**15)  # expected-remark {{'[range(2**13)] * 2**15' makes a nested sequence that reaches 268468224 items}}
+    pinned = np.array([lazy_span for _ in range(2**15)])  # expected-remark {{'[lazy_span for _ in range(2**15)]' makes a nested sequence that reaches 268468224 items}}
+    heads = torch.tensor([range(12)] * 4)
+
 with model.trace("views, tiles and samples of constant sizes"):
     h = model.transformer.h[0].output[0]
     ones16 = torch.ones(2**16)
@@ -677,7 +684,7 @@ with model.trace("ranges stored in containers and returned"):
         s3 = sum(r)  # expected-remark {{'sum(r)' iterates a range}}
     s4 = {"r": range(10**15)}  # expected-remark {{stores a range}}
     s5 = sum(far()) + sum((lambda: range(10**15))())  # expected-remark {{'range(10**15)' stores a range}}
-    s6 = [range(10**15) for _ in [0]]  # expected-remark {{'range(10**15)' stores a range}}
+    s6 = [range(10**15) for _ in [0]]  # expected-remark {{'range(10**15)' stores a range}} expected-remark {{'[range(10**15) for _ in [0]]' makes a nested sequence}}
     r7 = range(10**15) if s6 else range(3)
     s7 = sum(r7)  # expected-remark {{'sum(r7)' iterates a range or combinatoric iterator whose length ivc cannot bound}}
 

@@ -128,6 +128,7 @@ public:
 private:
   std::optional<Extent> ofBinary(const ir::Op &op, int depth);
   std::optional<Extent> ofComprehension(const ir::Op &comp, int depth);
+  std::optional<Extent> ofItem(const ir::Op *item, int depth);
 
   RuleContext &ctx_;
   int visits_ = 0;

@@ -144,7 +144,7 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
         e.reach += *k;
         continue;
       }
-      std::optional<Extent> inner = of(item, depth + 1);
+      std::optional<Extent> inner = ofItem(item, depth + 1);
       e.length += dict ? 0.5 : 1;
       e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
       e.chars += inner && inner->text ? inner->length : 0;
@@ -196,6 +196,18 @@ std::optional<double> iterableLength(RuleContext &ctx, const Op *op) {
   return e ? std::optional<double>(e->length) : std::nullopt;
 }
 
+std::optional<Extent> ExtentOf::ofItem(const Op *item, int depth) {
+  // A range is lazy by itself, but what takes the display in (torch.tensor,
+  // np.array, a copy) makes each of its numbers: `[range(2**13)] * 2**15`.
+  const Op *value = item;
+  for (int i = 0; i < 8 && value && value->is(OpKind::Name) && value->ctx == Ctx::Load; ++i)
+    value = onlyAssignedValue(ctx_, value);
+  if (isRangeCall(ctx_, value))
+    if (std::optional<double> n = iterableLength(ctx_, value))
+      return Extent{*n, *n};
+  return of(item, depth);
+}
+
 std::optional<Extent> ExtentOf::ofComprehension(const Op &comp, int depth) {
   // One `for` over a sized iterable (filters only shorten it): its length
   // times what each element reaches (`[row for _ in range(4096)]`).
@@ -210,7 +222,7 @@ std::optional<Extent> ExtentOf::ofComprehension(const Op &comp, int depth) {
   std::optional<double> n = iterableLength(ctx_, comp.operand(0));
   if (!n)
     return std::nullopt;
-  std::optional<Extent> inner = of(element, depth + 1);
+  std::optional<Extent> inner = ofItem(element, depth + 1);
   double each = inner && !inner->text ? inner->reach : 0;
   return Extent{*n, *n * (1 + each), false, inner && inner->text ? *n * inner->length : 0};
 }
