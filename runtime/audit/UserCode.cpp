@@ -5,15 +5,23 @@ namespace ivc::runtime::audit {
 
 PyObject *compileUserItems(PyObject *items) {
   if (!PyList_Check(items)) {
-    PyErr_SetString(PyExc_TypeError, "items must be a list[tuple[str, str]]");
+    PyErr_SetString(PyExc_TypeError, "items must be a list of (source, filename) tuples and code objects");
     return nullptr;
   }
   PyObject *codes = PyList_New(0);
   if (!codes)
     return nullptr;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); ++i) {
+    PyObject *item = PyList_GET_ITEM(items, i);
+    if (PyCode_Check(item)) { // compiled by the trusted runner already
+      if (PyList_Append(codes, item) != 0) {
+        Py_DECREF(codes);
+        return nullptr;
+      }
+      continue;
+    }
     const char *source, *filename;
-    if (!PyArg_ParseTuple(PyList_GET_ITEM(items, i), "ss", &source, &filename)) {
+    if (!PyArg_ParseTuple(item, "ss", &source, &filename)) {
       Py_DECREF(codes);
       return nullptr;
     }

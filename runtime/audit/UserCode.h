@@ -2,7 +2,8 @@
 //
 // Both tiers run a mediator's code the same way: every (source, filename)
 // item is compiled first, while the caller's hook is still inactive, and
-// only then evaluated, with the hook active, in one globals dict.
+// only then evaluated, with the hook active, in one globals dict. An item
+// may also be a code object the trusted runner compiled itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IVC_RUNTIME_AUDIT_USERCODE_H
@@ -12,8 +13,8 @@
 
 namespace ivc::runtime::audit {
 
-/// A new list of code objects, one per (source, filename) in `items`, or
-/// nullptr with the exception set.
+/// A new list of code objects, one per item of `items` ((source, filename),
+/// or a code object kept as it is), or nullptr with the exception set.
 PyObject *compileUserItems(PyObject *items);
 
 /// Evaluates `codes` in order in `globals` (given the builtins if it has

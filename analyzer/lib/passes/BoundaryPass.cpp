@@ -236,8 +236,12 @@ private:
             !saved->is(OpKind::KwSplat))
           for (const Value &v : values.valuesOf(saved))
             save(ctx, unit, *op, v);
+        if (saved)
+          savedName(ctx, unit, saved);
       } else if (method == "save" && !moduleFunction(ctx, r, method)) { // not torch.save / numpy.save
         save(ctx, unit, *op, r);
+        if (op->operands.size() == 1)
+          savedName(ctx, unit, callee->operand(0));
       } else if (r.kind == ValueKind::Envoy && method == "skip") {
         ctx.facts.modules[pathOf(r)].insert("skip");
       } else if (r.kind == ValueKind::Envoy &&
@@ -359,6 +363,17 @@ private:
     if (!name || !keepsSave(value))
       return;
     std::string n(name->text);
+    if (!llvm::is_contained(ctx.facts.saves, n))
+      ctx.facts.saves.push_back(n);
+  }
+
+  // `stats.save()` as a statement saves the object stats holds, as
+  // nnsight marks it: the name is handed back.
+  void savedName(MediatorContext &ctx, const CodeUnit &unit, const Op *saved) {
+    if (unit.kind != CodeUnit::Kind::Mediator || !saved->is(OpKind::Name) ||
+        saved->ctx != Ctx::Load)
+      return; // (a helper's local is not the mediator's name)
+    std::string n(saved->text);
     if (!llvm::is_contained(ctx.facts.saves, n))
       ctx.facts.saves.push_back(n);
   }

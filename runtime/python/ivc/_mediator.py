@@ -8,6 +8,7 @@ same code runs in a host thread (FAST) and in ivc-worker (ISOLATE), talking
 through a MediatorPort.
 """
 
+import ast
 import builtins
 import itertools
 import random
@@ -106,6 +107,38 @@ def _unfilled_in(value, depth=0):
         if (where := _unfilled_in(v, depth + 1)) is not None:
             return where
     return None
+
+
+def _rewrite_saves(tree):
+    """nnsight offers `.save()` on every value (a dict, a str, a number). ivc
+    saves by name (the plan's `saves`), so save() only has to return its
+    receiver: `x.save()` becomes `__ivc_save__(x)`, which calls x's own
+    save() where its type has one (a tensor, an nnsight value). In place and
+    without recursion: a body may nest as deep as CPython compiles."""
+    for node in ast.walk(tree):
+        f = getattr(node, "func", None)
+        if isinstance(node, ast.Call) and isinstance(f, ast.Attribute) and f.attr == "save" \
+                and not node.args and not node.keywords:
+            node.func = ast.copy_location(ast.Name("__ivc_save__", ast.Load()), f)
+            node.args = [f.value]
+    return tree
+
+
+def _save_any(value):
+    if getattr(type(value), "save", None) is None:
+        return value
+    return value.save()
+
+
+def _compiled(source, filename):
+    """A mediator's code item for run_user, compiled by ivc itself."""
+    if ".save" not in source:
+        return source, filename
+    try:
+        return compile(_rewrite_saves(ast.parse(source, filename)), filename, "exec",
+                       dont_inherit=True)
+    except RecursionError:
+        return source, filename  # deeper than the AST objects go: saves stay as written
 
 
 # nnsight-style `x.save()` on a delivered tensor: saving is by name (the
@@ -557,6 +590,7 @@ class Mediator:
             return real_import(name, globals, locals, fromlist, level)
 
         b["print"] = print_
+        b["__ivc_save__"] = _save_any
         b["__import__"] = import_
         return b
 
@@ -564,7 +598,7 @@ class Mediator:
         """Runs definitions in `ns`, then binds what the analyzer took for
         the model, the tracer and the barriers there, which they must not
         rebind."""
-        self.run_user([(src, f"<definition {name}>") for name, src in definitions], ns)
+        self.run_user([_compiled(src, f"<definition {name}>") for name, src in definitions], ns)
         if self._bound is None:
             job = self.job
             root, _, path = job["receiver"].partition(".")
@@ -623,7 +657,8 @@ class Mediator:
                 ns.update({n: given[n] for n in local if n in given})
                 self._define(job.get("function_definitions", ()), ns)
                 _check_guarded(ns, given, job, local, inside=True)
-            self.run_user([("\n" * (job["first_line"] - 1) + job["source"], job["file"])], ns)
+            self.run_user([_compiled("\n" * (job["first_line"] - 1) + job["source"], job["file"])],
+                          ns)
         except _Unwind:
             pass
         except BaseException as e:  # noqa: B902 - every user error is reported

@@ -735,6 +735,30 @@ class Semantics(unittest.TestCase):
         with self.assertRaisesRegex(AttributeError, "'Tensor' object has no attribute 'stop'"):
             torch.ones(1).stop()
 
+    def test_save_works_on_any_value(self):
+        # nnsight offers .save() on every object; a dict, a list, a number
+        # or a string has none of its own, so it is saved as it is.
+        p = plan(mediator("""
+            h = model.transformer.h[0].output[0]
+            stats = {"norm": h.norm(), "rows": h.shape[1]}
+            stats.save()
+            norms = [n.save() for n in [h.norm(), h.mean()]]
+            scale = h.norm().item().save()
+            text = f"{scale:.2f}".save()
+            kept = keep(h.sum())
+            hidden = h.save()
+            """, saves=["stats", "norms", "scale", "text", "kept", "hidden"],
+            definitions=[("keep", """
+                def keep(x):
+                    return (x, "sum").save()
+                """)]))
+        r = run_both(self, p, self.model, [self.ids])
+        self.assertEqual(r.errors, [])
+        self.assertEqual(r["stats"]["rows"], self.ids.shape[1])
+        self.assertTrue(torch.equal(r["stats"]["norm"], r["hidden"].norm()))
+        self.assertEqual(r["text"], f"{r['scale']:.2f}")
+        self.assertEqual((len(r["norms"]), r["kept"][1]), (2, "sum"))
+
     def test_user_code_catches_errors_but_never_a_stop(self):
         # try/except of builtin errors is FAST; a stop is no Exception.
         p = plan(mediator("""
