@@ -574,6 +574,27 @@ with model.trace("ranges held by displays"):
     pinned = np.array([lazy_span for _ in range(2**15)])  # expected-remark {{'[lazy_span for _ in range(2**15)]' makes a nested sequence that reaches 268468224 items}}
     heads = torch.tensor([range(12)] * 4)
 
+with model.trace("displays that name one list many times"):
+    # torch.tensor, str and == walk every reference of a display.
+    long_ids = list(range(2**22))
+    grid16 = [long_ids, long_ids, long_ids, long_ids, long_ids, long_ids, long_ids, long_ids]  # expected-remark {{makes a nested sequence that reaches 33554440 items}}
+    few_ids = list(range(12))
+    pair_ids = torch.tensor([few_ids, few_ids])
+
+with model.trace("tensors iterated row by row"):
+    # Iterating a tensor unbinds every row at once, however it is spelled.
+    column = torch.zeros(2**24, 1)
+    first_row = next(iter(column))  # expected-remark {{'iter(column)' makes 16777216 tensors}}
+    for each_row in column:  # expected-remark {{'column' is iterated, which makes 16777216 tensors}}
+        break
+    head_row, *rest_rows = column  # expected-remark {{'head_row, *rest_rows = column' makes 16777216 tensors}}
+    spread_rows = [*column]  # expected-remark {{'*column' makes 16777216 tensors}}
+    numbered = dict(enumerate(column))  # expected-remark {{'enumerate(column)' makes 16777216 tensors}}
+    copies = [r for r in column]  # expected-remark {{'column' is iterated, which makes 16777216 tensors}}
+    wide_rows = torch.zeros(4, 2**20)
+    row_sums = [r.sum() for r in wide_rows]
+    w0, w1, w2, w3 = wide_rows
+
 with model.trace("views, tiles and samples of constant sizes"):
     h = model.transformer.h[0].output[0]
     ones16 = torch.ones(2**16)

@@ -79,6 +79,7 @@ private:
 
   static void dispatch(Op &op, RuleContext &ctx) {
     checkModuleOperands(op, ctx);
+    checkIteration(op, ctx);
     switch (op.kind) {
     case OpKind::Name:
       return checkName(op, ctx);

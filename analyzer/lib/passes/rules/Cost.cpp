@@ -860,6 +860,46 @@ constexpr std::string_view NestsInLoop =
     "nests a value in itself at every turn of a loop (walking it recurses in C)";
 constexpr std::string_view RepeatsInLoop = "repeats a sequence at every turn of a loop";
 
+/// Whether `display` is the value of an unpacking assignment (`a, b = x, y`).
+static bool unpackedAtOnce(RuleContext &ctx, const Op &display) {
+  const Op *user = ctx.values.uses().userOf(&display);
+  if (!user || !user->is(OpKind::Assign) || user->operands.back() != &display)
+    return false;
+  for (size_t i = 0; i + 1 < user->operands.size(); ++i)
+    if (const Op *t = user->operand(i); t && (t->is(OpKind::Tuple) || t->is(OpKind::List)))
+      return true;
+  return false;
+}
+
+void checkIteration(Op &op, RuleContext &ctx) {
+  const Op *iterable = nullptr;
+  switch (op.kind) {
+  case OpKind::For: case OpKind::CompFor:
+    iterable = op.operand(1);
+    break;
+  case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp: case OpKind::GeneratorExp:
+    iterable = op.operand(0);
+    break;
+  case OpKind::Starred:
+    iterable = op.ctx == Ctx::Load ? op.operand(0) : nullptr;
+    break;
+  case OpKind::Assign: // `a, *rest = t`
+    for (size_t i = 0; i + 1 < op.operands.size(); ++i)
+      if (const Op *t = op.operand(i); t && (t->is(OpKind::Tuple) || t->is(OpKind::List)))
+        iterable = op.operands.back();
+    break;
+  default:
+    return;
+  }
+  if (!iterable)
+    return;
+  if (std::optional<std::string> why = rowsIteratedCost(ctx, op, iterable)) {
+    if (op.is(OpKind::Starred) || op.is(OpKind::Assign))
+      return report(ctx, op, *why);
+    report(ctx, *iterable, "is iterated, which " + *why); // (a loop's text is its body too)
+  }
+}
+
 void checkCost(Op &op, RuleContext &ctx) {
   switch (op.kind) {
   case OpKind::BinaryOp:
@@ -904,7 +944,17 @@ void checkCost(Op &op, RuleContext &ctx) {
     if (std::optional<std::string> why = escapingRange(ctx, op))
       return report(ctx, op, *why);
     if (nestsItselfInLoop(ctx, op))
-      report(ctx, op, NestsInLoop);
+      return report(ctx, op, NestsInLoop);
+    // `[xs, xs, ..., xs]` of a 2^22-item xs: cheap to build, but
+    // torch.tensor, str and == walk every reference. An item too big by
+    // itself is judged where it was made; `a, b = r, 0` keeps no display.
+    if (op.ctx == Ctx::Load && op.operands.size() > 1 && !unpackedAtOnce(ctx, op))
+      if (std::optional<Extent> e = ExtentOf(ctx).of(&op); e && e->excess() &&
+          llvm::none_of(op.operands, [&](const Op *item) {
+            std::optional<Extent> inner = ExtentOf(ctx).of(item);
+            return inner && inner->excess();
+          }))
+        report(ctx, op, *e->excess());
     return;
   }
   case OpKind::Call:
@@ -934,7 +984,17 @@ void checkCost(Op &op, RuleContext &ctx) {
     if (std::optional<std::string> why = escapingRange(ctx, op))
       return report(ctx, op, *why);
     if (nestsItselfInLoop(ctx, op))
-      report(ctx, op, NestsInLoop);
+      return report(ctx, op, NestsInLoop);
+    // `[xs, xs, ..., xs]` of a 2^22-item xs: cheap to build, but
+    // torch.tensor, str and == walk every reference. An item too big by
+    // itself is judged where it was made; `a, b = r, 0` keeps no display.
+    if (op.ctx == Ctx::Load && op.operands.size() > 1 && !unpackedAtOnce(ctx, op))
+      if (std::optional<Extent> e = ExtentOf(ctx).of(&op); e && e->excess() &&
+          llvm::none_of(op.operands, [&](const Op *item) {
+            std::optional<Extent> inner = ExtentOf(ctx).of(item);
+            return inner && inner->excess();
+          }))
+        report(ctx, op, *e->excess());
     return;
   case OpKind::Return: case OpKind::CompYield: case OpKind::Param: case OpKind::Assign:
     if (std::optional<std::string> why = escapingRange(ctx, op))

@@ -345,6 +345,11 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const ir::Op *
 /// The most elements `a @ b` of tensors factories of constant shapes made
 /// may have (an outer product: `zeros(2**15, 1) @ zeros(1, 2**15)`).
 std::optional<double> matmulElements(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
+/// Why iterating `iterable` at `at` (a loop, a comprehension, `*t`,
+/// unpacking, `zip(t, ...)`) may make too many tensors: a tensor iterates
+/// by unbinding every row at once.
+std::optional<std::string> rowsIteratedCost(RuleContext &ctx, const ir::Op &at,
+                                            const ir::Op *iterable);
 /// Why a torch factory or tensor method call of constant sizes (`callee`)
 /// may allocate beyond 1 GiB, if it may.
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const ir::Op &call,

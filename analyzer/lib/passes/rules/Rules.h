@@ -148,6 +148,9 @@ bool opensScopedMode(RuleContext &ctx, const ir::Op &callee, std::string_view qu
 // Cost.cpp: binary operators, augmented assignments and calls whose work has
 // no bound ivc can see (IVC312).
 void checkCost(ir::Op &op, RuleContext &ctx);
+/// Loops, comprehensions, `*t` and unpacking of a tensor ivc sizes: one
+/// tensor object per row, all made at once.
+void checkIteration(ir::Op &op, RuleContext &ctx);
 
 } // namespace ivc::rules
 

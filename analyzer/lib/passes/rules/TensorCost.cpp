@@ -1021,6 +1021,16 @@ std::optional<double> matmulElements(RuleContext &ctx, const Op *a, const Op *b)
   return rows * columns;
 }
 
+std::optional<std::string> rowsIteratedCost(RuleContext &ctx, const Op &at, const Op *iterable) {
+  // Tensor.__iter__ is iter(self.unbind(0)): every row at once.
+  if (iterable && iterable->is(OpKind::Starred))
+    iterable = iterable->operand(0);
+  if (!iterable || iterable->is(OpKind::Keyword) || !anyTensor(ctx, iterable))
+    return std::nullopt;
+  // (No argument of `at` is a dim: past the last.)
+  return piecesCost(ctx, MethodCall{at, "unbind", iterable, at.operands.size()});
+}
+
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
   if (std::optional<std::string> why = iterationCost(ctx, call, callee))
     return why;
@@ -1037,9 +1047,13 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
   if (std::optional<MethodCall> mc = asMethodCall(call, callee))
     if (std::optional<std::string> why = tensorMethodCost(ctx, *mc))
       return why;
-  // `list(t)` and `tuple(t)` make a tensor of every row, as `unbind` does.
-  if (callee.kind == ValueKind::Builtin && isOneOf(callee.text, {"list", "tuple"}))
-    return piecesCost(ctx, MethodCall{call, "unbind", argument(call, 0, "iterable"), 1});
+  // `list(t)`, `zip(t, u)`, `iter(t)`: iterating a tensor unbinds it.
+  if (callee.kind == ValueKind::Builtin &&
+      isOneOf(callee.text, {"list", "tuple", "iter", "enumerate", "reversed", "dict", "zip",
+                            "map", "filter"}))
+    for (size_t i = isOneOf(callee.text, {"map", "filter"}) ? 2 : 1; i < call.operands.size(); ++i)
+      if (std::optional<std::string> why = rowsIteratedCost(ctx, call, call.operand(i)))
+        return why;
   // A tensor that holds no element may span 2^29 (`torch.zeros(0, 2**15,
   // 2**14)`): a reduction over its empty dimension makes them all (one
   // over every dimension makes a number).
