@@ -1,14 +1,28 @@
 # IVC203: any reference to an introspection builtin the policy does not
 # prohibit outright (under ndif: type, object, super, dir, __build_class__ and
 # the site builtins) is an error, called or not. Prohibited ones are IVC102.
-# Methods, keywords and local names that share a builtin's name are not.
+# Methods, keywords and local names that share a builtin's name are not, nor
+# is the cooperative call a class's method makes on its own name
+# (`super().__init__()` in `def __init__`): the class is ISOLATE already.
 # RUN: %ivc check --verify %s
 import torch
 
 
 class Probe(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+
     def forward(self, hidden):
-        return super().forward(hidden)  # expected-error {{Class 'Probe' references introspection builtin 'super'}}
+        return super().forward(hidden)
+
+    def parent(self):
+        return super()  # expected-error {{Class 'Probe' references introspection builtin 'super'}}
+
+    def reach(self):
+        return super().__init__  # expected-error {{Class 'Probe' references introspection builtin 'super'}} expected-error {{Class 'Probe' accesses private attribute '__init__'}}
+
+    def explicit(self, hidden):
+        return super(Probe, self).forward(hidden)  # expected-error {{Class 'Probe' references introspection builtin 'super'}}
 
 
 def describe(hidden):

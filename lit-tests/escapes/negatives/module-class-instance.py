@@ -1,7 +1,7 @@
 # Look-alike: a probe class defined at module level and built outside the
 # trace; inside the trace it is only called. A same-file class makes the
-# mediator ISOLATE (its methods run in the worker), not REJECT. (A class that
-# calls super() is rejected: super is an introspection builtin.)
+# mediator ISOLATE (its methods run in the worker), not REJECT, and so does
+# the cooperative super().__init__() of its constructor.
 # Expected: FAST or ISOLATE (never REJECT)
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "reject"
@@ -14,8 +14,9 @@ from nnsight import LanguageModel
 model = LanguageModel("openai-community/gpt2")
 
 
-class LinearProbe:
+class LinearProbe(torch.nn.Module):
     def __init__(self, width):
+        super().__init__()
         self.proj = torch.nn.Linear(width, 2)
 
     def __call__(self, x):

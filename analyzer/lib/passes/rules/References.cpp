@@ -88,13 +88,43 @@ std::optional<std::string_view> frameAttributeOwner(std::string_view a) {
   return std::nullopt;
 }
 
+/// The def a `super` read is in, when it is the cooperative call a class's
+/// method makes on its own name (`super().__init__()` in `def __init__`,
+/// `super().forward(x)` in `def forward`): the zero-argument form, read
+/// once for that one attribute. A same-file class is ISOLATE already; this
+/// form reaches nothing its own method does not.
+static const Op *cooperativeSuper(RuleContext &ctx, const Op &superRead) {
+  UseIndex &uses = ctx.values.uses();
+  const Op *call = uses.userOf(&superRead);
+  if (!call || !call->is(OpKind::Call) || call->operands.size() != 1 ||
+      call->operand(0) != &superRead)
+    return nullptr;
+  const Op *attr = uses.userOf(call);
+  const Op *def = superRead.parentOp();
+  while (def && !def->is(OpKind::FunctionDef) && !def->is(OpKind::Lambda) &&
+         !def->is(OpKind::ClassDef))
+    def = def->parentOp();
+  if (!attr || !attr->is(OpKind::Attribute) || attr->ctx != Ctx::Load || !def ||
+      !def->is(OpKind::FunctionDef) || attr->text != def->text || !def->parentOp() ||
+      !def->parentOp()->is(OpKind::ClassDef))
+    return nullptr;
+  return attr;
+}
+
+bool isCooperativeSuperAttribute(RuleContext &ctx, const Op &attr) {
+  const Op *call = attr.operand(0);
+  const Op *callee = call && call->is(OpKind::Call) ? call->operand(0) : nullptr;
+  return callee && callee->is(OpKind::Name) && callee->text == "super" &&
+         cooperativeSuper(ctx, *callee) == &attr;
+}
+
 void checkName(Op &op, RuleContext &ctx) {
   if (op.ctx == Ctx::Load) {
     for (const Value &v : ctx.valuesOf(&op)) {
       if (v.kind == ValueKind::Builtin) {
         if (ctx.m.policy.isProhibitedBuiltin(v.text))
           return; // the blacklist's
-        if (isIntrospectionBuiltin(v.text)) {
+        if (isIntrospectionBuiltin(v.text) && !(v.text == "super" && cooperativeSuper(ctx, op))) {
           ctx.reject(op, DiagId::IntrospectionBuiltin, {ctx.subject(), v.text});
           return;
         }
@@ -147,7 +177,7 @@ bool rejectedAttributeName(std::string_view name) {
 
 void checkAttribute(Op &op, RuleContext &ctx) {
   std::string_view attr = op.text;
-  if (rejectedAttributeName(attr)) {
+  if (rejectedAttributeName(attr) && !isCooperativeSuperAttribute(ctx, op)) {
     // One error per chain: `().__class__.__base__` is rejected at `__class__`.
     const Op *base = op.operand(0);
     if (base && base->is(OpKind::Attribute) && rejectedAttributeName(base->text))
