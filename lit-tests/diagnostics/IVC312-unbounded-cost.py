@@ -595,6 +595,25 @@ with model.trace("tensors iterated row by row"):
     row_sums = [r.sum() for r in wide_rows]
     w0, w1, w2, w3 = wide_rows
 
+with model.trace("products and gathers of constant shapes"):
+    # Matrix products however spelled, and a row per index of a gather.
+    tall_factor = torch.ones(2**11, 1)
+    flat_factor = torch.ones(1, 2**20)
+    lin = F.linear(tall_factor, torch.ones(2**20, 1))  # expected-remark {{makes a tensor of 2147483648 elements from its operands}}
+    added = torch.addmm(torch.zeros(1), tall_factor, flat_factor)  # expected-remark {{makes a tensor of 2147483648 elements from its operands}}
+    batched = torch.baddbmm(torch.zeros(1), torch.ones(1, 2**11, 1), torch.ones(1, 1, 2**20))  # expected-remark {{makes a tensor of 2147483648 elements}}
+    chained = torch.linalg.multi_dot([tall_factor, torch.ones(1, 2), torch.ones(2, 2**20)])  # expected-remark {{makes a tensor of 2147483648 elements}}
+    dotted = torch.tensordot(torch.ones(2**11, 2), torch.ones(2, 2**20), dims=1)  # expected-remark {{makes a tensor of 2147483648 elements}}
+    gather_ids = torch.zeros(2**20, dtype=torch.long)
+    gather_table = torch.ones(2**4, 2**11)
+    picked = gather_table[gather_ids]  # expected-remark {{'gather_table[gather_ids]' gathers a tensor of 2147483648 elements}}
+    selected = gather_table.index_select(0, gather_ids)  # expected-remark {{makes a tensor of 2147483648 elements}}
+    embedded = F.embedding(gather_ids, gather_table)  # expected-remark {{makes a tensor of 2147483648 elements}}
+    masked = gather_table[torch.ones(2**4, 2**11, dtype=torch.bool)]
+    small_lin = F.linear(torch.ones(8, 16), torch.ones(4, 16))
+    small_pick = gather_table[torch.tensor([0, 1, 2])]
+    small_dot = torch.tensordot(torch.ones(4, 8), torch.ones(8, 4), dims=1)
+
 with model.trace("views, tiles and samples of constant sizes"):
     h = model.transformer.h[0].output[0]
     ones16 = torch.ones(2**16)

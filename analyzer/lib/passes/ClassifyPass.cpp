@@ -100,7 +100,8 @@ private:
     case OpKind::NamedExpr:
       return checkCost(op, ctx);
     case OpKind::Subscript:
-      return checkSubscript(op, ctx);
+      checkSubscript(op, ctx);
+      return checkCost(op, ctx);
     // Values and operators: confirmed as they are; their operands have rules of their own.
     case OpKind::Int: case OpKind::Float: case OpKind::Complex: case OpKind::Str:
     case OpKind::Bytes: case OpKind::True: case OpKind::False: case OpKind::None:

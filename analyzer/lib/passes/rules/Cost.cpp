@@ -902,6 +902,10 @@ void checkIteration(Op &op, RuleContext &ctx) {
 
 void checkCost(Op &op, RuleContext &ctx) {
   switch (op.kind) {
+  case OpKind::Subscript:
+    if (std::optional<std::string> why = gatherCost(ctx, op))
+      report(ctx, op, *why);
+    return;
   case OpKind::BinaryOp:
     if (nestsItselfInLoop(ctx, op))
       return report(ctx, op, NestsInLoop);

@@ -763,6 +763,72 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
     return productFrom(1);
   if (isOneOf(f, {"matmul", "mm", "bmm", "inner", "dot"}) && operands.size() == 2)
     return matmulElements(ctx, operands[0], operands[1]);
+  // input + m1 @ m2 (a batch's sum for addbmm: no larger).
+  if (isOneOf(f, {"addmm", "baddbmm", "addbmm"}) && operands.size() >= 3)
+    return matmulElements(ctx, operands[1], operands[2]);
+  auto shapeAt = [&](size_t i) {
+    return i < operands.size() ? factoryShape(ctx, operands[i]) : std::nullopt;
+  };
+  auto leading = [](const std::vector<double> &shape) { // all but the last dimension
+    double n = 1;
+    for (size_t i = 0; i + 1 < shape.size(); ++i)
+      n *= shape[i];
+    return n;
+  };
+  // input rows by the weight's output features (its first dimension).
+  if (!self && isOneOf(f, {"nn.functional.linear", "nn.functional.bilinear"})) {
+    std::optional<std::vector<double>> x = shapeAt(0), w = shapeAt(f.ends_with("bilinear") ? 2 : 1);
+    if (x && w && !x->empty() && !w->empty())
+      return leading(*x) * (w->size() >= 2 ? w->front() : 1.0);
+  }
+  // A chain's products: every first factor's rows by every later one's columns.
+  if (!self && isOneOf(f, {"chain_matmul", "linalg.multi_dot"})) {
+    std::vector<const Op *> factors = operands;
+    if (f == "linalg.multi_dot") {
+      const Op *list = operands.empty() ? nullptr : valueBehindNames(ctx, operands[0]);
+      if (!list || !(list->is(OpKind::List) || list->is(OpKind::Tuple)))
+        return std::nullopt;
+      factors.assign(list->operands.begin(), list->operands.end());
+    }
+    double most = 0;
+    for (size_t i = 0; i < factors.size(); ++i)
+      for (size_t j = i + 1; j < factors.size(); ++j)
+        if (std::optional<double> n = matmulElements(ctx, factors[i], factors[j]))
+          most = std::max(most, *n);
+    return most > 0 ? std::optional<double>(most) : std::nullopt;
+  }
+  if (!self && f == "tensordot") // contracts a's last k dimensions with b's first k
+    if (std::optional<double> k = product(ctx, {argument(call, 2, "dims")}); k && *k >= 1)
+      if (std::optional<std::vector<double>> a = shapeAt(0), b = shapeAt(1);
+          a && b && *k <= double(std::min(a->size(), b->size()))) {
+        double n = 1;
+        for (size_t i = 0; i < a->size() - size_t(*k); ++i)
+          n *= (*a)[i];
+        for (size_t i = size_t(*k); i < b->size(); ++i)
+          n *= (*b)[i];
+        return n;
+      }
+  // A gather: the index's elements, each a row of the source's.
+  auto rowElements = [&](const std::vector<double> &shape, const Op *dim) {
+    double all = 1, picked = shape.empty() ? 1 : shape.front(); // rows: dimension 0
+    for (double d : shape)
+      all *= d;
+    if (std::optional<double> k = dim ? numberValue(ctx, dim) : std::nullopt)
+      if (double at = *k < 0 ? *k + double(shape.size()) : *k; at >= 0 && at < double(shape.size()))
+        picked = shape[size_t(at)];
+    return picked > 0 ? all / picked : all;
+  };
+  auto gathered = [&](size_t index, size_t source, const Op *along) -> std::optional<double> {
+    std::optional<double> n = sized(index);
+    std::optional<std::vector<double>> shape = shapeAt(source);
+    if (!n)
+      return std::nullopt;
+    return *n * (shape ? rowElements(*shape, along) : 1.0);
+  };
+  if (!self && isOneOf(f, {"nn.functional.embedding", "nn.functional.embedding_bag"}))
+    return gathered(0, 1, nullptr);
+  if (f == "index_select" && operands.size() >= 3) // (input, dim, index)
+    return gathered(2, 0, operands[1]);
   if (isOneOf(f, {"cov", "corrcoef"}))
     if (std::optional<double> a = rows(0))
       return *a * *a;
@@ -1019,6 +1085,28 @@ std::optional<double> matmulElements(RuleContext &ctx, const Op *a, const Op *b)
     if (y->size() < 2 || i + 2 != y->size())
       columns *= (*y)[i];
   return rows * columns;
+}
+
+std::optional<std::string> gatherCost(RuleContext &ctx, const Op &subscript) {
+  // `w[idx]` with an integer tensor of a constant size: a row of w per
+  // index (a mask of booleans picks no more than w has).
+  const Op *index = subscript.operand(1);
+  if (subscript.ctx != Ctx::Load || !index)
+    return std::nullopt;
+  std::optional<double> n = tensorElements(ctx, index);
+  const Op *made = valueBehindNames(ctx, index);
+  const Op *dtype = made && made->is(OpKind::Call) ? keywordArgument(*made, "dtype") : nullptr;
+  if (!n || (dtype && llvm::any_of(ctx.valuesOf(dtype), [](const Value &v) {
+               return v.kind == ValueKind::Qualified && isOneOf(v.text, {"torch.bool", "numpy.bool_"});
+             })))
+    return std::nullopt;
+  double row = 1;
+  if (std::optional<std::vector<double>> shape = factoryShape(ctx, subscript.operand(0)))
+    for (size_t i = 1; i < shape->size(); ++i)
+      row *= (*shape)[i];
+  if (*n * row > MaxTensorElements)
+    return "gathers a tensor of " + elementsText(*n * row, 1);
+  return std::nullopt;
 }
 
 std::optional<std::string> rowsIteratedCost(RuleContext &ctx, const Op &at, const Op *iterable) {
