@@ -614,6 +614,14 @@ with model.trace("products and gathers of constant shapes"):
     small_pick = gather_table[torch.tensor([0, 1, 2])]
     small_dot = torch.tensordot(torch.ones(4, 8), torch.ones(8, 4), dims=1)
 
+with model.trace("containers of big strings written out"):
+    # str() of a container writes the strings its items hold, at every reference.
+    mebibyte = "a" * 2**20
+    pair_of_texts = {1: mebibyte, 2: mebibyte}
+    written = str([pair_of_texts] * 2**10)  # expected-remark {{'str([pair_of_texts] * 2**10)' makes a string of 2147606528 characters or bytes}}
+    nested_written = repr([[mebibyte] for _ in range(2**11)])  # expected-remark {{makes a string of}}
+    short_written = str([pair_of_texts] * 2)
+
 with model.trace("views, tiles and samples of constant sizes"):
     h = model.transformer.h[0].output[0]
     ones16 = torch.ones(2**16)

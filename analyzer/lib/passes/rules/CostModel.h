@@ -111,7 +111,7 @@ bool maySequence(RuleContext &ctx, const ir::Op *op);
 struct Extent {
   double length = 0, reach = 0;
   bool text = false; // a str or bytes: its length is in characters or bytes
-  double chars = 0;  // a list or tuple: the characters of its str items (`join`)
+  double chars = 0;  // a list or tuple: the characters of its str items, nested ones too
 
   /// Why making a sequence of this extent in one call is too much, if it is.
   std::optional<std::string> excess() const;

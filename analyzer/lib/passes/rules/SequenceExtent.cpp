@@ -147,7 +147,7 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
       std::optional<Extent> inner = ofItem(item, depth + 1);
       e.length += dict ? 0.5 : 1;
       e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
-      e.chars += inner && inner->text ? inner->length : 0;
+      e.chars += inner ? (inner->text ? inner->length : inner->chars) : 0; // nested ones' too
     }
     return e;
   }
@@ -224,7 +224,8 @@ std::optional<Extent> ExtentOf::ofComprehension(const Op &comp, int depth) {
     return std::nullopt;
   std::optional<Extent> inner = ofItem(element, depth + 1);
   double each = inner && !inner->text ? inner->reach : 0;
-  return Extent{*n, *n * (1 + each), false, inner && inner->text ? *n * inner->length : 0};
+  return Extent{*n, *n * (1 + each), false,
+                inner ? *n * (inner->text ? inner->length : inner->chars) : 0};
 }
 
 std::optional<Extent> ExtentOf::ofBinary(const Op &op, int depth) {
