@@ -282,6 +282,8 @@ class Interleaver:
     def _fail(self, m, error):
         m.error = error
         m.done = True
+        if (ended := getattr(m.link, "ended", None)) is not None:
+            ended(0)
         if m.pending is not None:
             self._unpark(m)
 
@@ -424,13 +426,16 @@ class Interleaver:
         if kind == "end":
             try:
                 # A FAST mediator's saves are copied in the host's memory:
-                # as much as its budget has left (views of one tensor are
-                # each copied whole).
+                # as much as the trace's budget has left (views of one
+                # tensor are each copied whole), kept charged to it.
                 left = getattr(m.link, "memory_left", None)
-                if left is not None and (need := copied_bytes(msg[1])) > left:
+                need = copied_bytes(msg[1]) if left is not None else 0
+                if left is not None and need > max(left, 0):
                     raise ValueError(f"copying them would take {need} bytes, more than the "
-                                     f"{left} left of fast_memory_bytes")
+                                     f"{max(left, 0)} left of the trace's fast_memory_bytes")
                 m.saves = own(msg[1])
+                if left is not None:
+                    m.link.ended(need)
             except ValueError as e:  # what the mediator saved
                 self._fail(m, MediatorError(f"saves: {e}"))
                 return False

@@ -134,24 +134,35 @@ atexit.register(_threads.drain, _EXIT_GRACE_S)
 _turn = threading.Lock()
 
 
+class MemoryBudget:
+    """How much the host's resident memory may still grow during the turns of
+    one trace's FAST mediators, all of them together: a budget each would let
+    a trace of n invokes use n times fast_memory_bytes."""
+
+    def __init__(self, total):
+        self.total = total
+        self.left = total
+
+
 class FastLink:
     """A mediator in a host thread, over an in-memory channel.
 
     FAST mediators take turns with the host, so a wall-clock deadline would
     charge one mediator for the time the others ran. Each has instead a
-    budget of running time: the time the host spent waiting on it, and a
-    budget of memory (None: none): how much the host's resident memory grew
-    during its turns, added up."""
+    budget of running time: the time the host spent waiting on it; and the
+    trace's FAST mediators share a budget of memory (None: none): how much
+    the host's resident memory grew during their turns, added up."""
 
     tier = "fast"
 
-    def __init__(self, guard, budget_s, spin_us=0, memory_bytes=None, tenant=""):
+    def __init__(self, guard, budget_s, spin_us=0, memory=None, tenant=""):
         self.guard = guard  # _core.FastGuard: the audit hook's policy on this thread
         self.tenant = tenant
         self._stuck = False  # abandoned while its thread was in the mediator
         self.budget_s = budget_s
-        self.memory_bytes = memory_bytes
-        self.memory_left = memory_bytes
+        self.memory = memory  # a MemoryBudget the trace's FAST mediators share
+        self._overdrawn = False  # its own growth took the shared budget past zero
+        self._held = 0  # its growth charged so far, given back when it ends
         # The host's resident memory when the mediator's turn began: when the
         # host sent it a message (it runs from then on, while the host may
         # still be busy), or when its last message arrived.
@@ -167,6 +178,25 @@ class FastLink:
         self._thread = None
         self._abandoned = False
         self._guard = threading.Lock()
+
+    @property
+    def memory_left(self):
+        return None if self.memory is None else self.memory.left
+
+    def _charge(self, grown):
+        """Charges growth to the shared budget. Only the mediator whose growth
+        spends it is stopped: the others go on while they grow no more."""
+        if grown > 0:
+            self.memory.left -= grown
+            self._held += grown
+            self._overdrawn |= self.memory.left < 0
+
+    def ended(self, kept_bytes):
+        """The mediator is done: what it held is freed with its namespace,
+        but for the `kept_bytes` of saves the host copied, kept to the end."""
+        if self.memory is not None:
+            self.memory.left += self._held - kept_bytes
+            self._held = 0
 
     # A mediator has its own CPU random generator state, seeded as a
     # worker's is: swapped in while it runs (the host waits meanwhile), and
@@ -246,10 +276,10 @@ class FastLink:
             self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
             if metered:  # a turn that shrank earns nothing: the frees may be another thread's
                 resident = _core.resident_bytes()
-                self.memory_left -= max(0, resident - self._resident)
+                self._charge(resident - self._resident)
                 self._resident = resident
             self._leave()
-        if metered and self.memory_left < 0:
+        if self._overdrawn:
             self._stop_over_memory()
         try:
             msg = _core.decode(data, self.tensors.import_)
@@ -268,7 +298,7 @@ class FastLink:
             self._interrupt()
             raise MediatorTimeout("the FAST mediator's calls of modules used up its time "
                                   "(fast_timeout_s)")
-        if self.memory_left is not None and self.memory_left < 0:
+        if self._overdrawn:
             self._stop_over_memory()
         while True:
             until = deadline
@@ -293,14 +323,14 @@ class FastLink:
         module it called: `seconds`, and `grown` bytes of resident memory)
         to its budgets; past either, its next message stops it."""
         self.budget_s = max(0.0, self.budget_s - seconds)
-        if self.memory_left is not None:
-            self.memory_left -= max(0, grown)
+        if self.memory is not None:
+            self._charge(grown)
 
     def _stop_over_memory(self):
         self._interrupt()
         raise MediatorMemoryExceeded(
-            f"the FAST mediator grew the host's resident memory by more than "
-            f"{self.memory_bytes} bytes (fast_memory_bytes; it is interrupted at its "
+            f"the FAST mediators of the trace grew the host's resident memory by more than "
+            f"{self.memory.total} bytes (fast_memory_bytes; it is interrupted at its "
             f"next Python bytecode)")
 
     def _interrupt(self):

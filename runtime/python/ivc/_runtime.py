@@ -16,7 +16,7 @@ import torch
 from . import _build_info, _core, _mediator, _protocol, _tensors
 from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
 from ._interleaver import Interleaver, MediatorState, storage_bytes
-from ._links import FailedLink, FastLink, WorkerLink, stuck_fast
+from ._links import FailedLink, FastLink, MemoryBudget, WorkerLink, stuck_fast
 from ._plan import load_plan
 
 log = logging.getLogger("ivc.runtime")
@@ -481,12 +481,13 @@ class Runtime:
         for i, job in enumerate(jobs):
             job["seed"] = (int(seed) + i) % (1 << 63)
 
+        memory = None if self.fast_memory_bytes is None else MemoryBudget(self.fast_memory_bytes)
         with self._model_lock(model):
             states = []
             for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
                 if tier == "fast":
                     link = FastLink(self._fast_guard, self.fast_timeout_s,
-                                    self.sandbox.channel_spin_us, self.fast_memory_bytes, tenant)
+                                    self.sandbox.channel_spin_us, memory, tenant)
                 else:
                     link = self._worker_link(tenant)
                     if isinstance(link, WorkerLink):

@@ -345,6 +345,23 @@ class Faults(unittest.TestCase):
                 self.assertIs(type(r.mediators[0].error) if error else r.mediators[0].error, error)
                 self.assertTrue(torch.equal(r["survivor"], self.expected))
 
+    def test_memory_budget_is_shared_by_a_traces_mediators(self):
+        # 40 MiB kept by each of two invokes: each within 64 MiB, not both
+        # (a budget each would let n invokes use n times it).
+        keeps = mediator("""
+            h = model.transformer.h[0].output[0]
+            keep = b"x" * (40 << 20)
+            h = model.transformer.h[1].output[0]
+            """, kind="invoke")
+        rt = ivc.Runtime(fast_memory_bytes=64 << 20)
+        self.addCleanup(rt.close)
+        self.assertTrue(fast_threads_settle())
+        gc.collect()
+        r = rt.run(plan(keeps, keeps), self.model, [self.ids, self.ids], raise_errors=False)
+        stopped = [type(m.error) for m in r.mediators]
+        self.assertEqual(stopped.count(ivc.MediatorMemoryExceeded), 1, stopped)
+        self.assertIn("FAST mediators of the trace", str(r.errors[0]))
+
     def test_memory_budget_must_be_a_byte_count(self):
         for bad in (-1, 1.5, True, "1G"):
             with self.subTest(fast_memory_bytes=bad), self.assertRaises(ValueError):

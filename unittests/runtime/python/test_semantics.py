@@ -427,7 +427,7 @@ class Semantics(unittest.TestCase):
                               saves=["parts"], free_names=["torch"]))
         r = rt.run(views, self.model, [self.ids], tiers={0: "fast"}, raise_errors=False)
         self.assertIn("more than the", str(r.mediators[0].error))
-        self.assertIn("left of fast_memory_bytes", str(r.mediators[0].error))
+        self.assertIn("left of the trace's fast_memory_bytes", str(r.mediators[0].error))
         big = torch.nn.Linear(1024, 1024)
         model = torch.nn.Sequential(big)
         reads = plan(mediator("ws = [model[0].weight for _ in range(8)]\n", saves=["ws"]))
