@@ -123,3 +123,14 @@ with model.trace("x"):  # expected-remark {{runs FAST when the caller gives 'HEA
 def gram(prompt, u):
     with model.trace(prompt):  # expected-remark {{runs FAST when the caller gives 'u' a tensor of at most 4096 elements}}
         g = torch.outer(u, u).save()  # expected-remark {{'torch.outer(u, u)' makes a tensor of 281474976710656 elements from its operands}}
+
+
+# A name the file binds nowhere is the caller's alone, guarded the same way.
+# CHECK:      "guards": {
+# CHECK-NEXT:   "steering_vector": {
+# CHECK-NEXT:     "kind": "number_or_tensor"
+# CHECK-NEXT:   }
+# CHECK-NEXT: },
+with model.trace("x"):  # expected-remark {{runs FAST when the caller gives 'steering_vector' an int, a float or a tensor}}
+    scale = model.transformer.h[0].output[0].norm().item()
+    model.transformer.h[1].output[0][:, -1] += scale * steering_vector  # expected-remark {{'scale * steering_vector' repeats what may be the caller's sequence a number ivc cannot bound times}} expected-remark {{updates the output of 'transformer.h.1' in place}}

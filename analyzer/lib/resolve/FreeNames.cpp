@@ -303,10 +303,18 @@ std::optional<CallerAssumption> ValueAnalysis::assumed(const Symbol &s) {
 }
 
 std::optional<CallerAssumption> ValueAnalysis::callerAssumption(const Op *nameRead) {
-  if (assumed_.empty() || !fromCaller(nameRead))
+  if (assumed_.empty() || !nameRead || !nameRead->is(OpKind::Name))
     return std::nullopt;
-  const Symbol *s = scopes_.resolve(nameRead).symbol;
-  return s ? assumed(*s) : std::nullopt;
+  NameResolution r = scopes_.resolve(nameRead);
+  if (r.symbol)
+    return fromCaller(nameRead) ? assumed(*r.symbol) : std::nullopt;
+  // Bound nowhere in the file (`steer_vec`): only the caller binds it, unless
+  // a star import may.
+  auto it = assumed_.find(std::string(nameRead->text));
+  if (r.kind != NameResolution::Kind::Undefined || it == assumed_.end() ||
+      !scopes_.moduleScope()->starImports.empty())
+    return std::nullopt;
+  return it->second;
 }
 
 std::optional<double> ValueAnalysis::callerNumberBound(const Op *nameRead) {

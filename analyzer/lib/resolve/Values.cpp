@@ -238,6 +238,12 @@ ValueSet ValueAnalysis::ofName(const Op *op) {
   case NameResolution::Kind::Builtin:
     return {make(ValueKind::Builtin, op->text)};
   case NameResolution::Kind::Undefined: {
+    // A caller's value the plan guards is of the kind the guard checks.
+    if (std::optional<CallerAssumption> a = callerAssumption(op)) {
+      if (*a == CallerAssumption::NumberOrTensor)
+        return {make(ValueKind::Number), make(ValueKind::Tensor)};
+      return {make(*a == CallerAssumption::SmallNumber ? ValueKind::Number : ValueKind::Tensor)};
+    }
     // `from M import *` may have bound it; a runtime binds a name spelled
     // like an allowed module (or `nnsight`) to that module, whether or not
     // the file imports it.
