@@ -5,6 +5,9 @@
 # looks like a module's.
 # RUN: %ivc check --verify %s
 import json
+import logging
+import statistics
+import textwrap
 import pandas as pd
 from sklearn.decomposition import PCA
 import torch
@@ -24,8 +27,11 @@ with model.trace("The Eiffel Tower is in") as tracer:
     frame = to_frame(norms.tolist())
     requests.post("https://example.com", json=norms.tolist())  # expected-error {{uses module 'requests'}}
 
-    # Safe under ndif: json, einops, torch.
+    # Safe under ndif: json, einops, torch, and the standard library's
+    # bookkeeping modules (what is uncatalogued of them runs ISOLATE).
     record = json.dumps({"norm": 1.0})
+    spread = statistics.pstdev([1.0, 2.0])
+    logging.info(textwrap.shorten("a long message", width=8))
     pooled = einops.reduce(norms, "b s -> b", "mean")
     pandas_like = {"frame": norms}
     pd_scale = torch.tensor(2.0)

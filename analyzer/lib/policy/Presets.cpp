@@ -19,12 +19,20 @@ Policy ndifPolicy() {
   p.prohibitedBuiltins = {"eval",    "exec",    "compile", "open",       "__import__",
                           "globals", "locals",  "vars",    "getattr",    "setattr",
                           "delattr", "breakpoint", "help", "input",      "memoryview"};
-  p.safeModules = {"torch",     "numpy",     "scipy",   "transformers", "accelerate", "einops",
-                   "math",      "random",    "functools", "itertools",  "operator",
-                   "collections", "dataclasses", "typing", "re",        "json",       "nnsight"};
+  // The standard library's modules research code imports for bookkeeping
+  // (statistics, textwrap, enum, logging, ...): what of them is not in the
+  // op catalog runs ISOLATE, where the sandbox holds. (Not `copy` or
+  // `string`: a runtime binds a free name spelled like a safe module to it,
+  // and those two are common variable names.)
+  p.safeModules = {"torch",       "numpy",       "scipy",       "transformers", "accelerate",
+                   "einops",      "math",        "random",      "functools",    "itertools",
+                   "operator",    "collections", "dataclasses", "typing",       "re",
+                   "json",        "nnsight",     "statistics",  "textwrap",     "enum",
+                   "warnings",    "logging",     "contextlib"};
   p.importAllowlist.assign(p.safeModules.begin(), p.safeModules.end());
+  // (torch imports the other safe modules of the standard library itself.)
   p.preload = {"torch", "numpy", "math", "functools", "itertools", "operator", "collections",
-               "json", "re", "random"};
+               "json", "re", "random", "statistics"};
   p.traceMethods = {"trace", "generate", "session", "scan", "edit"};
   return p;
 }
