@@ -18,6 +18,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ValueHelpers.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cctype>
 
 namespace ivc {
 
@@ -175,7 +178,15 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
                        isOneOf(callee->text, {"len", "min", "max", "abs", "round", "int", "float",
                                               "str", "bool", "sum", "sorted", "tuple", "list",
                                               "range", "slice"});
-    return (fileFunction || pureBuiltin || partial) &&
+    // `CFG = HeadCfg(8)`, `HeadCfg.tiny()`: an instance of the file's class
+    // (pinnedConstant checks that outer code leaves it as it was made), and
+    // a compiled pattern, which the codec cannot carry either.
+    bool factory = fileClass(callee) ||
+                   (callee && callee->is(OpKind::Attribute) && fileClass(callee->operand(0))) ||
+                   llvm::any_of(valuesOf(callee), [](const Value &v) {
+                     return v.kind == ValueKind::Qualified && v.text == "re.compile";
+                   });
+    return (fileFunction || pureBuiltin || partial || factory) &&
            llvm::all_of(llvm::drop_begin(op->operands), [&](const Op *a) {
              return a && (a->is(OpKind::Keyword) ? constantValue(a->operand(0), depth + 1, budget)
                                                  : constantValue(a, depth + 1, budget));
@@ -205,9 +216,52 @@ const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
   if (innermostBody(b.site->range.begin.offset))
     return nullptr; // bound by a mediator's own code
   int budget = MaxConstantOps;
-  bool pinned = constantValue(b.value, depth, budget);
+  bool pinned = constantValue(b.value, depth, budget) && leftAsMade(s);
   pinned_[&s] = pinned;
   return pinned ? b.value : nullptr;
+}
+
+bool ValueAnalysis::fileClass(const Op *op) {
+  const Symbol *c = op && op->is(OpKind::Name) ? scopes_.resolve(op).symbol : nullptr;
+  return c && outerScope(c->scope) && c->bindings.size() == 1 &&
+         c->bindings[0].kind == Binding::Kind::Class;
+}
+
+bool ValueAnalysis::leftAsMade(const Symbol &s) {
+  // Made again for each mediator, a value must be what outer code left:
+  // `probe = Probe(); probe.fit(...)` or `train(probe)` changed it there.
+  // Outer code a trace cannot reach is not even parsed, so the file's text
+  // decides: the name may be spelled in its own binding, in mediators'
+  // bodies and where the analysis read it inside a function, nowhere else
+  // (not in a comment either).
+  const Binding &b = s.bindings[0];
+  const Op *callee = b.value && b.value->is(OpKind::Call) ? b.value->operand(0) : nullptr;
+  if (!callee || !(fileClass(callee) || (callee->is(OpKind::Attribute) &&
+                                         fileClass(callee->operand(0)))))
+    return true;
+  llvm::DenseSet<uint32_t> readInFunctions;
+  for (const Op *read : uses_.readsOf(&s))
+    for (const Scope *at = scopes_.enclosingScope(read); at; at = at->parent)
+      if (!outerScope(at)) {
+        readInFunctions.insert(read->range.begin.offset);
+        break;
+      }
+  const std::string &text = source_.text();
+  auto identifierByte = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
+  };
+  const Op *statement = uses_.userOf(b.site);
+  SourceRange own = statement ? statement->range : b.site->range;
+  for (size_t at = text.find(s.name); at != std::string::npos; at = text.find(s.name, at + 1)) {
+    size_t after = at + s.name.size();
+    if ((at > 0 && identifierByte(text[at - 1])) ||
+        (after < text.size() && identifierByte(text[after])))
+      continue; // part of a longer name
+    uint32_t offset = uint32_t(at);
+    if (!own.contains(offset) && !innermostBody(offset) && !readInFunctions.contains(offset))
+      return false;
+  }
+  return true;
 }
 
 const char *freeTypeName(ValueKind k) {

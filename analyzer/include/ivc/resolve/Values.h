@@ -200,6 +200,11 @@ private:
   const SourceRange *innermostBody(uint32_t offset);
   void sortBodies();
   bool constantValue(const ir::Op *op, int depth, int &budget);
+  /// Whether `op` names a class the file defines once at its top.
+  bool fileClass(const ir::Op *op);
+  /// Whether a pinned instance of the file's class is read only where
+  /// mediators run (no outer code changed it after it was made).
+  bool leftAsMade(const Symbol &s);
   /// Whether `op` reads the model's receiver anywhere in its operands.
   bool readsModel(const ir::Op *op, int depth = 0);
   bool allowedImport(const Symbol &s);
