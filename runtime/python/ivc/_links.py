@@ -193,7 +193,10 @@ class FastLink:
 
     def ended(self, kept_bytes):
         """The mediator is done: what it held is freed with its namespace,
-        but for the `kept_bytes` of saves the host copied, kept to the end."""
+        but for the `kept_bytes` of saves the host copied, kept to the end.
+        (One the host gave up on gives it back too: a Python loop frees it
+        as it unwinds, and a C call still running holds what no budget
+        could have stopped; the stuck-call count answers that one.)"""
         if self.memory is not None:
             self.memory.left += self._held - kept_bytes
             self._held = 0
