@@ -265,6 +265,9 @@ class FastLink:
             self._resident = _core.resident_bytes()
         try:
             self.channel.send(data)
+        except _core.ChannelClosed:
+            self._leave()
+            raise WorkerCrashed("the FAST mediator's thread ended mid-protocol") from None
         except BaseException:
             self._leave()
             raise
@@ -348,6 +351,10 @@ class FastLink:
 
     def finish(self, clean):
         self._leave()
+        if not clean:
+            # Failed by the host (a refused skip, a model error) while its
+            # thread may still run: stop it, and count it until it ends.
+            self._interrupt()
         self.channel.close()
         self.tensors.clear()
 

@@ -457,6 +457,7 @@ class Mediator:
         self.ns = None
         self._bound = None  # the receiver, tracer and barriers, made once
         self.held = []  # user objects to drop as user code (_release)
+        self.broken = False  # a message sent and its reply never read
 
     # -- the protocol ---------------------------------------------------
     def _mutations(self):
@@ -472,13 +473,24 @@ class Mediator:
         return out
 
     def _exchange(self, msg):
+        if self.broken:
+            raise _Unwind("the mediator's channel is out of step")
         try:
-            reply = self.port.exchange(msg + (self._mutations(),))
-        except ChannelClosed:
-            # The host is gone or gave up on this mediator. The channel's
-            # error is an OSError, which user code may catch (`except
-            # Exception` is FAST); ending the code as a stop does, it cannot.
+            self.port.send(msg + (self._mutations(),))
+        except ChannelClosed:  # (an OSError: see below)
             raise _Unwind("the host ended the mediator") from None
+        try:
+            reply = self.port.recv()
+        except BaseException as e:  # noqa: B902
+            # Sent, but no reply read: the host is gone or gave up on this
+            # mediator (its channel closed), or an error (a RecursionError,
+            # a MemoryError) came between. The next reply read would answer
+            # this message, so the channel is of no more use. User code may
+            # catch those errors (`except Exception` is FAST); it cannot
+            # catch ending as a stop does, here and at every later message.
+            self.broken = True
+            raise _Unwind("the host ended the mediator" if isinstance(e, ChannelClosed)
+                          else "the mediator's channel is out of step") from None
         kind = reply[0]
         if kind == "error":
             if reply[1] == "ivc.NotReached":
@@ -663,8 +675,14 @@ class Mediator:
             pass
         except BaseException as e:  # noqa: B902 - every user error is reported
             self.held.append(e)
-            self._report(e)
-            return False
+            if not self.broken:
+                self._report(e)
+                return False
+        if self.broken:
+            # Nothing more can be said on the channel: the tier closes it
+            # (a FAST thread ends, a worker exits), and the host fails the
+            # mediator as one that ended mid-protocol.
+            raise ChannelClosed("the mediator's channel is out of step")
         try:
             saves = {n: ns[n] for n in job["saves"] if n in ns}
             for name, value in saves.items():

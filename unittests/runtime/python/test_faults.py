@@ -345,6 +345,35 @@ class Faults(unittest.TestCase):
                 self.assertIs(type(r.mediators[0].error) if error else r.mediators[0].error, error)
                 self.assertTrue(torch.equal(r["survivor"], self.expected))
 
+    def test_a_reply_lost_to_a_caught_recursion_error_ends_the_mediator(self):
+        # At some depth the RecursionError comes inside the runtime, between
+        # a message and its reply; the body catches it and goes on. Read one
+        # reply late, a mediator would run free of the host's turns (a red
+        # team kept one computing after run() returned). It fails instead,
+        # and its thread ends.
+        source = """
+            def deep(n):
+                if n > 0:
+                    return deep(n - 1)
+                print("x")
+                return 0
+            for depth in range(3000):
+                try:
+                    deep(depth)
+                except RecursionError:
+                    pass
+            h = model.transformer.h[0].output[0]
+            after = 1
+            """
+        rt = ivc.Runtime(fast_timeout_s=10)
+        self.addCleanup(rt.close)
+        r = rt.run(plan(mediator(source, kind="invoke", saves=["after"]), SURVIVOR), self.model,
+                   [self.ids, self.ids], raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.WorkerCrashed)
+        self.assertNotIn("after", r)
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
+        self.assertTrue(fast_threads_settle(), "the mediator's thread is still running")
+
     def test_memory_budget_is_shared_by_a_traces_mediators(self):
         # 40 MiB kept by each of two invokes: each within 64 MiB, not both
         # (a budget each would let n invokes use n times it).

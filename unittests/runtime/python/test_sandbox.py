@@ -345,9 +345,6 @@ class MediatorLibrary(unittest.TestCase):
             def send(self, msg):
                 raise _core.ChannelClosed("closed")
 
-            def exchange(self, msg):
-                raise _core.ChannelClosed("closed")
-
         source = """
             try:
                 print("a request")
@@ -358,6 +355,36 @@ class MediatorLibrary(unittest.TestCase):
         with self.assertRaises(_core.ChannelClosed):
             self.run_source(Closed(), source, {"seen": seen})
         self.assertEqual(seen, [])
+
+
+    def test_a_reply_never_read_puts_the_channel_out_of_step(self):
+        # A RecursionError (or a MemoryError) between a message and its
+        # reply: the next reply read would answer the wrong message. User
+        # code catching it must not go on, nor the mediator say anything more.
+        from ivc import _core
+        seen = []
+
+        class Stuttering:
+            tensors = None
+            sent = []
+
+            def send(self, msg):
+                self.sent.append(msg[0])
+
+            def recv(self):
+                raise RecursionError("maximum recursion depth exceeded")
+
+        source = """
+            try:
+                print("first")
+            except Exception:
+                seen.append("caught")
+            seen.append("went on")
+            """
+        port = Stuttering()
+        with self.assertRaises(_core.ChannelClosed):
+            self.run_source(port, source, {"seen": seen})
+        self.assertEqual((seen, port.sent), ([], ["log"]))
 
 
 class WriteXorExecute(unittest.TestCase):
