@@ -591,6 +591,10 @@ with model.trace("tensors iterated row by row"):
     spread_rows = [*column]  # expected-remark {{'*column' makes 16777216 tensors}}
     numbered = dict(enumerate(column))  # expected-remark {{'enumerate(column)' makes 16777216 tensors}}
     copies = [r for r in column]  # expected-remark {{'column' is iterated, which makes 16777216 tensors}}
+    sliced_rows = list(itertools.islice(column, 1))  # expected-remark {{'itertools.islice(column, 1)' makes 16777216 tensors}}
+    last_rows = collections.deque(column, 1)  # expected-remark {{'collections.deque(column, 1)' makes 16777216 tensors}}
+    zipped_rows = [*zip(*[column])]  # expected-remark {{'zip(*[column])' makes 16777216 tensors}}
+    chained_rows = list(itertools.chain.from_iterable([column]))  # expected-remark {{makes 16777216 tensors}}
     wide_rows = torch.zeros(4, 2**20)
     row_sums = [r.sum() for r in wide_rows]
     w0, w1, w2, w3 = wide_rows

@@ -1135,13 +1135,29 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
   if (std::optional<MethodCall> mc = asMethodCall(call, callee))
     if (std::optional<std::string> why = tensorMethodCost(ctx, *mc))
       return why;
-  // `list(t)`, `zip(t, u)`, `iter(t)`: iterating a tensor unbinds it.
-  if (callee.kind == ValueKind::Builtin &&
-      isOneOf(callee.text, {"list", "tuple", "iter", "enumerate", "reversed", "dict", "zip",
-                            "map", "filter"}))
-    for (size_t i = isOneOf(callee.text, {"map", "filter"}) ? 2 : 1; i < call.operands.size(); ++i)
-      if (std::optional<std::string> why = rowsIteratedCost(ctx, call, call.operand(i)))
-        return why;
+  // `list(t)`, `zip(t, u)`, `itertools.islice(t, 1)`, `zip(*[t])`:
+  // iterating a tensor unbinds it, whatever iterates it.
+  bool builtin = callee.kind == ValueKind::Builtin &&
+                 isOneOf(callee.text, {"list", "tuple", "iter", "enumerate", "reversed", "dict",
+                                       "zip", "map", "filter"});
+  bool library = callee.kind == ValueKind::Qualified &&
+                 (callee.text.starts_with("itertools.") || callee.text == "collections.deque" ||
+                  callee.text == "collections.Counter");
+  if (builtin || library)
+    for (size_t i = isOneOf(callee.text, {"map", "filter", "itertools.starmap"}) ? 2 : 1;
+         i < call.operands.size(); ++i) {
+      const Op *arg = call.operand(i);
+      const Op *spread = arg && arg->is(OpKind::Starred) ? arg->operand(0) : nullptr;
+      std::vector<const Op *> iterated{arg};
+      // (`chain.from_iterable([t])` iterates what its iterable holds.)
+      const Op *held = spread ? spread
+                       : callee.text == "itertools.chain.from_iterable" ? arg : nullptr;
+      if (held && (held->is(OpKind::List) || held->is(OpKind::Tuple)))
+        iterated.assign(held->operands.begin(), held->operands.end());
+      for (const Op *each : iterated)
+        if (std::optional<std::string> why = rowsIteratedCost(ctx, call, each))
+          return why;
+    }
   // A tensor that holds no element may span 2^29 (`torch.zeros(0, 2**15,
   // 2**14)`): a reduction over its empty dimension makes them all (one
   // over every dimension makes a number).
