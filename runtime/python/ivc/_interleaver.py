@@ -282,8 +282,6 @@ class Interleaver:
     def _fail(self, m, error):
         m.error = error
         m.done = True
-        if (ended := getattr(m.link, "ended", None)) is not None:
-            ended(0)
         if m.pending is not None:
             self._unpark(m)
 
@@ -435,7 +433,7 @@ class Interleaver:
                                      f"{max(left, 0)} left of the trace's fast_memory_bytes")
                 m.saves = own(msg[1])
                 if left is not None:
-                    m.link.ended(need)
+                    m.link.keep(need)
             except ValueError as e:  # what the mediator saved
                 self._fail(m, MediatorError(f"saves: {e}"))
                 return False
@@ -570,6 +568,8 @@ class Interleaver:
         for key, value in exports.items():
             if key in m.exports:
                 self.exports[key] = own(value)
+                if (keep := getattr(m.link, "keep", None)) is not None:
+                    keep(copied_bytes(self.exports[key]))  # the host's copy, kept
         if len(waiting) < participants:
             return
         del self.barriers[name]

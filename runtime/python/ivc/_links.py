@@ -134,6 +134,10 @@ atexit.register(_threads.drain, _EXIT_GRACE_S)
 _turn = threading.Lock()
 
 
+# How long a turn waits for a spent budget to be given back.
+_ROOM_WAIT_S = 0.5
+
+
 class MemoryBudget:
     """How much the host's resident memory may still grow during the turns of
     one trace's FAST mediators, all of them together: a budget each would let
@@ -142,6 +146,17 @@ class MemoryBudget:
     def __init__(self, total):
         self.total = total
         self.left = total
+        # Mediators' threads give back what they held as they end, while
+        # the host charges others.
+        self.lock = threading.Lock()
+        self.freed = threading.Condition(self.lock)
+
+    def room(self, wait_s):
+        """Whether anything is left, waiting up to `wait_s` for spent memory
+        to be given back (a stopped Python loop ends in moments; a C call
+        the host gave up on may not)."""
+        with self.lock:
+            return self.freed.wait_for(lambda: self.left >= 0, wait_s)
 
 
 class FastLink:
@@ -183,23 +198,32 @@ class FastLink:
     def memory_left(self):
         return None if self.memory is None else self.memory.left
 
-    def _charge(self, grown):
+    def _charge(self, grown, kept=False):
         """Charges growth to the shared budget. Only the mediator whose growth
-        spends it is stopped: the others go on while they grow no more."""
-        if grown > 0:
+        spends it is stopped: the others go on while they grow no more. What
+        is `kept` (the host's copies of its saves) stays charged to the end
+        of the trace; the rest is given back when its thread ends."""
+        if self.memory is None or grown <= 0:
+            return
+        with self.memory.lock:
             self.memory.left -= grown
-            self._held += grown
+            if not kept:
+                self._held += grown
             self._overdrawn |= self.memory.left < 0
 
-    def ended(self, kept_bytes):
-        """The mediator is done: what it held is freed with its namespace,
-        but for the `kept_bytes` of saves the host copied, kept to the end.
-        (One the host gave up on gives it back too: a Python loop frees it
-        as it unwinds, and a C call still running holds what no budget
-        could have stopped; the stuck-call count answers that one.)"""
+    def keep(self, nbytes):
+        """Charges the host's copies of the mediator's saves, kept to the end."""
+        self._charge(nbytes, kept=True)
+
+    def _give_back(self):
+        """Its thread has ended, its namespace with it: what it held is free.
+        (Not before: a mediator the host failed may still be parked in a wait,
+        or in a C call that holds it all.)"""
         if self.memory is not None:
-            self.memory.left += self._held - kept_bytes
-            self._held = 0
+            with self.memory.lock:
+                self.memory.left += self._held
+                self._held = 0
+                self.memory.freed.notify_all()
 
     # A mediator has its own CPU random generator state, seeded as a
     # worker's is: swapped in while it runs (the host waits meanwhile), and
@@ -251,6 +275,7 @@ class FastLink:
                         _core.interrupt_thread(me, None)  # one not raised yet
                         if self._stuck:
                             _threads._mark(self.tenant, -1)
+                    self._give_back()
             except _mediator.Abandoned:
                 return False  # it came after the mediator's own code
             return clean and not self._abandoned
@@ -259,6 +284,13 @@ class FastLink:
         self.send(("run", job))
 
     def send(self, msg):
+        if self.memory is not None and msg[0] != "run" and not self.memory.room(_ROOM_WAIT_S):
+            # Another mediator spent the trace's budget and still holds it
+            # (in a C call the host gave up on): no turn starts meanwhile.
+            self._interrupt()
+            raise MediatorMemoryExceeded(
+                f"the FAST mediators of the trace hold more than {self.memory.total} bytes "
+                f"(fast_memory_bytes), and what holds it has not ended")
         data = _core.encode(msg, self.tensors.export)
         self._enter()
         if self.memory_left is not None:
@@ -294,6 +326,14 @@ class FastLink:
             # The mediator's side checks what user code can get wrong; what
             # is left is ivc's own fault, treated as a worker's would be.
             raise ProtocolViolation(f"the FAST mediator broke the protocol: {e}") from None
+        if metered:
+            # What decoding made is the mediator's too: a list of one string
+            # a million times decodes to a million strings.
+            resident = _core.resident_bytes()
+            self._charge(resident - self._resident)
+            self._resident = resident
+            if self._overdrawn:
+                self._stop_over_memory()
         return msg
 
     def _wait(self, deadline):

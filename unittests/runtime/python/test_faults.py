@@ -391,6 +391,43 @@ class Faults(unittest.TestCase):
         self.assertEqual(stopped.count(ivc.MediatorMemoryExceeded), 1, stopped)
         self.assertIn("FAST mediators of the trace", str(r.errors[0]))
 
+    def test_no_turn_starts_while_a_stopped_call_holds_the_budget(self):
+        # Stopped over the budget inside a call that goes on (a sort of a big
+        # tensor), a mediator keeps what it grew until its thread ends (white
+        # box: charged, given back); meanwhile the trace's other FAST
+        # mediators get no turn that could spend it all again.
+        budget = _links.MemoryBudget(64 << 20)
+        spender = _links.FastLink(self.rt._fast_guard, 1.0, memory=budget)
+        waiter = _links.FastLink(self.rt._fast_guard, 1.0, memory=budget)
+        spender._charge(100 << 20)
+        with self.assertRaisesRegex(ivc.MediatorMemoryExceeded, "has not ended"):
+            waiter.send(("value", 1))
+        self.assertEqual(budget.left, -(36 << 20))
+        # Given back when its thread ends; a turn waiting for room goes on.
+        threading.Timer(0.1, spender._give_back).start()
+        self.assertTrue(budget.room(5))
+        self.assertEqual(budget.left, 64 << 20)
+
+    def test_what_the_host_decodes_or_copies_for_a_mediator_is_charged(self):
+        # One string a million times is 8 MB in the mediator and a million
+        # strings once the host decodes the message; a barrier's export is
+        # copied by the host, between turns. Both count against the budget.
+        saves = mediator('words = ["w" * 8] * 1_000_000\n', kind="invoke", saves=["words"])
+        exports = mediator("""
+            grid = torch.ones(2**22)
+            barrier()
+            """, kind="invoke", free_names=["barrier", "torch"])
+        takes = mediator("barrier()\nkept = grid.sum()\n", kind="invoke",
+                         free_names=["barrier", "grid"], saves=["kept"])
+        rt = ivc.Runtime(fast_memory_bytes=24 << 20)
+        self.addCleanup(rt.close)
+        for p, values in ((plan(saves), {}), (plan(exports, takes), {"barrier": ivc.Barrier(2)})):
+            self.assertTrue(fast_threads_settle())
+            gc.collect()
+            r = rt.run(p, self.model, [self.ids] * len(p["traces"][0]["mediators"]), values,
+                       raise_errors=False)
+            self.assertIsInstance(r.mediators[0].error, ivc.MediatorMemoryExceeded)
+
     def test_memory_budget_must_be_a_byte_count(self):
         for bad in (-1, 1.5, True, "1G"):
             with self.subTest(fast_memory_bytes=bad), self.assertRaises(ValueError):
