@@ -604,6 +604,7 @@ with model.trace("products and gathers of constant shapes"):
     tall_factor = torch.ones(2**11, 1)
     flat_factor = torch.ones(1, 2**20)
     lin = F.linear(tall_factor, torch.ones(2**20, 1))  # expected-remark {{makes a tensor of 2147483648 elements from its operands}}
+    linalg_product = torch.linalg.matmul(tall_factor, flat_factor)  # expected-remark {{makes a tensor of 2147483648 elements from its operands}}
     added = torch.addmm(torch.zeros(1), tall_factor, flat_factor)  # expected-remark {{makes a tensor of 2147483648 elements from its operands}}
     batched = torch.baddbmm(torch.zeros(1), torch.ones(1, 2**11, 1), torch.ones(1, 1, 2**20))  # expected-remark {{makes a tensor of 2147483648 elements}}
     chained = torch.linalg.multi_dot([tall_factor, torch.ones(1, 2), torch.ones(2, 2**20)])  # expected-remark {{makes a tensor of 2147483648 elements}}

@@ -761,7 +761,7 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   // Every operand's elements by every other's, at most (`'i,j->ij'`).
   if (!self && f == "einsum" && operands.size() > 1)
     return productFrom(1);
-  if (isOneOf(f, {"matmul", "mm", "bmm", "inner", "dot"}) && operands.size() == 2)
+  if (isOneOf(f, {"matmul", "linalg.matmul", "mm", "bmm", "inner", "dot"}) && operands.size() == 2)
     return matmulElements(ctx, operands[0], operands[1]);
   // input + m1 @ m2 (a batch's sum for addbmm: no larger).
   if (isOneOf(f, {"addmm", "baddbmm", "addbmm"}) && operands.size() >= 3)
