@@ -284,7 +284,8 @@ class FastLink:
         self.send(("run", job))
 
     def send(self, msg):
-        if self.memory is not None and msg[0] != "run" and not self.memory.room(_ROOM_WAIT_S):
+        if self.memory is not None and self.memory.left < 0 and msg[0] != "run" \
+                and not self.memory.room(_ROOM_WAIT_S):
             # Another mediator spent the trace's budget and still holds it
             # (in a C call the host gave up on): no turn starts meanwhile.
             self._interrupt()

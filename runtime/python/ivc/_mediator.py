@@ -10,6 +10,7 @@ through a MediatorPort.
 
 import ast
 import builtins
+import functools
 import itertools
 import random
 import threading
@@ -139,6 +140,14 @@ def _compiled(source, filename):
     """A mediator's code item for run_user, compiled by ivc itself."""
     if ".save" not in source or len(source) > _REWRITE_MAX_CHARS:
         return source, filename
+    return _rewritten(source, filename)
+
+
+@functools.lru_cache(maxsize=256)
+def _rewritten(source, filename):
+    # (Parsing to Python objects costs about three compiles: a plan run
+    # again, or its invokes' shared definitions, reuse the code object,
+    # which nothing can change.)
     try:
         return compile(_rewrite_saves(ast.parse(source, filename)), filename, "exec",
                        dont_inherit=True)
