@@ -871,6 +871,21 @@ static bool unpackedAtOnce(RuleContext &ctx, const Op &display) {
   return false;
 }
 
+/// `[xs, xs, ..., xs]` of a 2^22-item xs: cheap to build, but torch.tensor,
+/// str and == walk every reference. An item too big by itself is judged
+/// where it was made; `a, b = r, 0` keeps no display.
+static std::optional<std::string> displayReach(RuleContext &ctx, const Op &display) {
+  if (display.ctx != Ctx::Load || display.operands.size() < 2 || unpackedAtOnce(ctx, display))
+    return std::nullopt;
+  std::optional<Extent> e = ExtentOf(ctx).of(&display);
+  if (!e || llvm::any_of(display.operands, [&](const Op *item) {
+        std::optional<Extent> inner = ExtentOf(ctx).of(item);
+        return inner && inner->excess();
+      }))
+    return std::nullopt;
+  return e->excess();
+}
+
 void checkIteration(Op &op, RuleContext &ctx) {
   const Op *iterable = nullptr;
   switch (op.kind) {
@@ -949,16 +964,8 @@ void checkCost(Op &op, RuleContext &ctx) {
       return report(ctx, op, *why);
     if (nestsItselfInLoop(ctx, op))
       return report(ctx, op, NestsInLoop);
-    // `[xs, xs, ..., xs]` of a 2^22-item xs: cheap to build, but
-    // torch.tensor, str and == walk every reference. An item too big by
-    // itself is judged where it was made; `a, b = r, 0` keeps no display.
-    if (op.ctx == Ctx::Load && op.operands.size() > 1 && !unpackedAtOnce(ctx, op))
-      if (std::optional<Extent> e = ExtentOf(ctx).of(&op); e && e->excess() &&
-          llvm::none_of(op.operands, [&](const Op *item) {
-            std::optional<Extent> inner = ExtentOf(ctx).of(item);
-            return inner && inner->excess();
-          }))
-        report(ctx, op, *e->excess());
+    if (std::optional<std::string> why = displayReach(ctx, op))
+      report(ctx, op, *why);
     return;
   }
   case OpKind::Call:
@@ -989,16 +996,8 @@ void checkCost(Op &op, RuleContext &ctx) {
       return report(ctx, op, *why);
     if (nestsItselfInLoop(ctx, op))
       return report(ctx, op, NestsInLoop);
-    // `[xs, xs, ..., xs]` of a 2^22-item xs: cheap to build, but
-    // torch.tensor, str and == walk every reference. An item too big by
-    // itself is judged where it was made; `a, b = r, 0` keeps no display.
-    if (op.ctx == Ctx::Load && op.operands.size() > 1 && !unpackedAtOnce(ctx, op))
-      if (std::optional<Extent> e = ExtentOf(ctx).of(&op); e && e->excess() &&
-          llvm::none_of(op.operands, [&](const Op *item) {
-            std::optional<Extent> inner = ExtentOf(ctx).of(item);
-            return inner && inner->excess();
-          }))
-        report(ctx, op, *e->excess());
+    if (std::optional<std::string> why = displayReach(ctx, op))
+      report(ctx, op, *why);
     return;
   case OpKind::Return: case OpKind::CompYield: case OpKind::Param: case OpKind::Assign:
     if (std::optional<std::string> why = escapingRange(ctx, op))
