@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ValueHelpers.h"
+
 #include "llvm/ADT/DenseSet.h"
 
 #include <cctype>

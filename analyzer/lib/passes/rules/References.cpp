@@ -88,8 +88,8 @@ std::optional<std::string_view> frameAttributeOwner(std::string_view a) {
   return std::nullopt;
 }
 
-/// The def a `super` read is in, when it is the cooperative call a class's
-/// method makes on its own name (`super().__init__()` in `def __init__`,
+/// The attribute read of a `super` read's call, when that is the
+/// cooperative call a class's method makes on its own name (`super().__init__()` in `def __init__`,
 /// `super().forward(x)` in `def forward`): the zero-argument form, read
 /// once for that one attribute. A same-file class is ISOLATE already; this
 /// form reaches nothing its own method does not.
