@@ -193,6 +193,7 @@ class FastLink:
         self._thread = None
         self._abandoned = False
         self._guard = threading.Lock()
+        self._said_last = False  # it sent "end" or "exception"
 
     @property
     def memory_left(self):
@@ -327,6 +328,7 @@ class FastLink:
             # The mediator's side checks what user code can get wrong; what
             # is left is ivc's own fault, treated as a worker's would be.
             raise ProtocolViolation(f"the FAST mediator broke the protocol: {e}") from None
+        self._said_last = msg[0] in ("end", "exception")
         if metered:
             # What decoding made is the mediator's too: a list of one string
             # a million times decodes to a million strings.
@@ -392,9 +394,10 @@ class FastLink:
 
     def finish(self, clean):
         self._leave()
-        if not clean:
-            # Failed by the host (a refused skip, a model error) while its
-            # thread may still run: stop it, and count it until it ends.
+        if not self._said_last:
+            # Failed by the host (a refused skip, a model error) before its
+            # last message, while its thread may still run: stop it, and
+            # count it until it ends. (One that said its last is ending.)
             self._interrupt()
         self.channel.close()
         self.tensors.clear()

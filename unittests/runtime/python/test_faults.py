@@ -374,6 +374,20 @@ class Faults(unittest.TestCase):
         self.assertTrue(torch.equal(r["survivor"], self.expected))
         self.assertTrue(fast_threads_settle(), "the mediator's thread is still running")
 
+    def test_only_a_mediator_failed_before_its_last_message_is_interrupted(self):
+        # White box, with its thread taken as still running: one that said
+        # its last (an error it reported) is ending, and counting it stuck
+        # would send its tenant's next mediators to workers (a loaded
+        # machine saw it); one the host failed before that is stopped.
+        for said_last, stuck in ((True, False), (False, True)):
+            link = _links.FastLink(self.rt._fast_guard, 1.0)
+            link._thread = threading.get_ident() + 1  # no such thread: nothing raised
+            link._said_last = said_last
+            link.finish(False)
+            self.assertEqual(link._stuck, stuck)
+            if stuck:
+                _links._threads._mark(link.tenant, -1)
+
     def test_memory_budget_is_shared_by_a_traces_mediators(self):
         # 40 MiB kept by each of two invokes: each within 64 MiB, not both
         # (a budget each would let n invokes use n times it).
