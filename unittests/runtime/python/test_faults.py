@@ -423,9 +423,10 @@ class Faults(unittest.TestCase):
         self.assertEqual(budget.left, 64 << 20)
 
     def test_what_the_host_decodes_or_copies_for_a_mediator_is_charged(self):
-        # One string a million times is 8 MB in the mediator and a million
-        # strings once the host decodes the message; a barrier's export is
-        # copied by the host, between turns. Both count against the budget.
+        # One string a million times is 8 MB in the mediator, 13 MB encoded,
+        # and a million strings (57 MB) once the host decodes the message; a
+        # barrier's export is copied by the host, between turns. Both count
+        # against the budget.
         saves = mediator('words = ["w" * 8] * 1_000_000\n', kind="invoke", saves=["words"])
         exports = mediator("""
             grid = torch.ones(2**22)
