@@ -619,6 +619,18 @@ with model.trace("products and gathers of constant shapes"):
     small_pick = gather_table[torch.tensor([0, 1, 2])]
     small_dot = torch.tensordot(torch.ones(4, 8), torch.ones(8, 4), dims=1)
 
+with model.trace("broadcasts and views of constant shapes"):
+    # Shapes carry through `[:, None]`, `unsqueeze` and `.T`; an operator
+    # broadcasts its operands to every pair of rows.
+    rows_a = torch.ones(2**12, 2**6)
+    rows_b = torch.ones(2**12, 2**6)
+    pairs = rows_a[:, :, None] * rows_b[None]  # expected-remark {{'rows_a[:, :, None] * rows_b[None]' broadcasts to a tensor of 1073741824 elements}}
+    sums = rows_a.unsqueeze(1) + rows_b.unsqueeze(0)  # expected-remark {{broadcasts to a tensor of 1073741824 elements}}
+    lifted = torch.matmul(torch.ones(2**15, 16).unsqueeze(0), torch.ones(16, 2**15))  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    transposed = F.linear(torch.ones(2**15, 16), torch.ones(16, 2**15).T)  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    scaled_rows = rows_a[:, None] * 2 + rows_a[0] - rows_b[..., None]
+    gram_small = rows_a.T @ rows_b
+
 with model.trace("containers of big strings written out"):
     # str() of a container writes the strings its items hold, at every reference.
     mebibyte = "a" * 2**20

@@ -924,6 +924,8 @@ void checkCost(Op &op, RuleContext &ctx) {
   case OpKind::BinaryOp:
     if (nestsItselfInLoop(ctx, op))
       return report(ctx, op, NestsInLoop);
+    if (std::optional<std::string> why = broadcastCost(ctx, op))
+      return report(ctx, op, *why);
     return checkBinary(op, ctx);
   case OpKind::NamedExpr:
     if (walrusNestsInLoop(ctx, op))

@@ -345,6 +345,9 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const ir::Op *
 /// The most elements `a @ b` of tensors factories of constant shapes made
 /// may have (an outer product: `zeros(2**15, 1) @ zeros(1, 2**15)`).
 std::optional<double> matmulElements(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
+/// Why a binary operator's tensors of known shapes broadcast to too many
+/// elements (`a[:, :, None] * b[None]`).
+std::optional<std::string> broadcastCost(RuleContext &ctx, const ir::Op &binary);
 /// Why `w[idx]` with an integer tensor of a constant size may gather too
 /// much: a row of w per index.
 std::optional<std::string> gatherCost(RuleContext &ctx, const ir::Op &subscript);

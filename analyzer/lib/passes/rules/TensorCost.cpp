@@ -7,9 +7,10 @@
 // whose result grows from operands such factories made (`torch.outer(a, a)`,
 // `kron`, `cartesian_prod`, `combinations`, `cat([t] * n)`), beyond 1 GiB
 // is ISOLATE, and so are polynomial degrees and matrix powers ivc cannot
-// bound, and sizes the inputs choose (InputNumbers.cpp). Operands of other
-// sizes (activations) and broadcasting are not judged: ivc knows element
-// counts, not shapes.
+// bound, and sizes the inputs choose (InputNumbers.cpp). Shapes carry
+// through views (`t[:, None]`, `unsqueeze`, `.T`) to products, gathers and
+// broadcasts of two such tensors; operands of other sizes (activations) and
+// the results of operators are not judged.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -311,11 +312,85 @@ double blindRepeats(RuleContext &ctx, const Op *op, int depth = 0) {
 
 } // namespace
 
+namespace {
+
+/// The shape of `base[index]` where base has `shape`, for indices of `:`,
+/// `None`, `...` and integers (a view: `a[:, :, None]`, `t[0]`).
+std::optional<std::vector<double>> indexedShape(RuleContext &ctx, std::vector<double> shape,
+                                                const Op *index) {
+  std::vector<const Op *> items{index};
+  if (index && index->is(OpKind::Tuple))
+    items.assign(index->operands.begin(), index->operands.end());
+  std::vector<double> out;
+  size_t at = 0;
+  size_t taking = llvm::count_if(items, [](const Op *i) {
+    return i && !i->is(OpKind::None) && !i->is(OpKind::Ellipsis);
+  });
+  for (const Op *item : items) {
+    if (!item)
+      return std::nullopt;
+    if (item->is(OpKind::None)) {
+      out.push_back(1);
+    } else if (item->is(OpKind::Ellipsis)) {
+      for (size_t rest = shape.size() - std::min(shape.size(), at + taking); rest > 0; --rest)
+        out.push_back(shape[at++]);
+    } else if (at >= shape.size()) {
+      return std::nullopt;
+    } else if (item->is(OpKind::Slice) && !item->operand(0) && !item->operand(1) &&
+               !item->operand(2)) {
+      out.push_back(shape[at++]);
+      --taking;
+    } else if (numberValue(ctx, item)) {
+      ++at; // an integer drops its dimension
+      --taking;
+    } else {
+      return std::nullopt;
+    }
+  }
+  out.insert(out.end(), shape.begin() + std::min(at, shape.size()), shape.end());
+  return out;
+}
+
+/// The shape of a view of a tensor of known shape: `t[:, None]`,
+/// `t.unsqueeze(d)`, `t.T` and `t.t()` of a matrix.
+std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op) {
+  if (op->is(OpKind::Subscript))
+    if (std::optional<std::vector<double>> base = factoryShape(ctx, op->operand(0)))
+      return indexedShape(ctx, *base, op->operand(1));
+  const Op *attr = op->is(OpKind::Call) ? op->operand(0) : op;
+  if (!attr || !attr->is(OpKind::Attribute) ||
+      !(op->is(OpKind::Call) ? isOneOf(attr->text, {"unsqueeze", "t"}) : attr->text == "T"))
+    return std::nullopt;
+  std::optional<std::vector<double>> base = factoryShape(ctx, attr->operand(0));
+  if (!base)
+    return std::nullopt;
+  if (attr->text != "unsqueeze") {
+    std::reverse(base->begin(), base->end());
+    return base;
+  }
+  std::optional<double> d = numberValue(ctx, argument(*op, 0, "dim"));
+  double n = double(base->size()) + 1;
+  if (d && *d < 0)
+    *d += n;
+  if (!d || *d < 0 || *d >= n)
+    return std::nullopt;
+  base->insert(base->begin() + size_t(*d), 1.0);
+  return base;
+}
+
+} // namespace
+
 /// The shape of the tensor `op` is, when a torch or numpy factory of a
-/// constant shape made it (directly or through names bound once).
+/// constant shape made it (directly or through names bound once), or a view
+/// of one.
 std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) {
   op = valueBehindNames(ctx, op);
-  if (!op || !op->is(OpKind::Call))
+  if (!op)
+    return std::nullopt;
+  if (!op->is(OpKind::Call) || (op->operand(0) && op->operand(0)->is(OpKind::Attribute)))
+    if (std::optional<std::vector<double>> view = viewShape(ctx, op))
+      return view;
+  if (!op->is(OpKind::Call))
     return std::nullopt;
   for (const Value &v : ctx.valuesOf(op->operand(0))) {
     if (v.kind != ValueKind::Qualified)
@@ -1106,6 +1181,33 @@ std::optional<std::string> gatherCost(RuleContext &ctx, const Op &subscript) {
       row *= (*shape)[i];
   if (*n * row > MaxTensorElements)
     return "gathers a tensor of " + elementsText(*n * row, 1);
+  return std::nullopt;
+}
+
+std::optional<std::string> broadcastCost(RuleContext &ctx, const Op &binary) {
+  // `a[:, :, None] * b[None]` of an (n, m) and a (k, m) tensor: n·k·m.
+  if (binary.text == "@") // a product, sized with matmul
+    return std::nullopt;
+  std::optional<std::vector<double>> a = factoryShape(ctx, binary.operand(0)),
+                                     b = factoryShape(ctx, binary.operand(1));
+  if (!a || !b)
+    return std::nullopt;
+  auto elements = [](const std::vector<double> &shape) {
+    double n = 1;
+    for (double d : shape)
+      n *= d;
+    return n;
+  };
+  if (elements(*a) > MaxTensorElements || elements(*b) > MaxTensorElements)
+    return std::nullopt; // judged where it was made
+  double n = 1;
+  for (size_t i = 0; i < std::max(a->size(), b->size()); ++i) {
+    double x = i < a->size() ? (*a)[a->size() - 1 - i] : 1;
+    double y = i < b->size() ? (*b)[b->size() - 1 - i] : 1;
+    n *= std::max(x, y);
+  }
+  if (n > MaxTensorElements)
+    return "broadcasts to a tensor of " + elementsText(n, 1);
   return std::nullopt;
 }
 
