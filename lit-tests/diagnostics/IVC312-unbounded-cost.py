@@ -630,6 +630,8 @@ with model.trace("broadcasts and views of constant shapes"):
     transposed = F.linear(torch.ones(2**15, 16), torch.ones(16, 2**15).T)  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
     scaled_rows = rows_a[:, None] * 2 + rows_a[0] - rows_b[..., None]
     gram_small = rows_a.T @ rows_b
+    # A long chain of views is followed a bounded way, once per view.
+    chained_view = rows_a.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T + rows_b
 
 with model.trace("containers of big strings written out"):
     # str() of a container writes the strings its items hold, at every reference.

@@ -314,6 +314,8 @@ double blindRepeats(RuleContext &ctx, const Op *op, int depth = 0) {
 
 namespace {
 
+std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int depth);
+
 /// The shape of `base[index]` where base has `shape`, for indices of `:`,
 /// `None`, `...` and integers (a view: `a[:, :, None]`, `t[0]`).
 std::optional<std::vector<double>> indexedShape(RuleContext &ctx, std::vector<double> shape,
@@ -353,15 +355,15 @@ std::optional<std::vector<double>> indexedShape(RuleContext &ctx, std::vector<do
 
 /// The shape of a view of a tensor of known shape: `t[:, None]`,
 /// `t.unsqueeze(d)`, `t.T` and `t.t()` of a matrix.
-std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op) {
+std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op, int depth) {
   if (op->is(OpKind::Subscript))
-    if (std::optional<std::vector<double>> base = factoryShape(ctx, op->operand(0)))
+    if (std::optional<std::vector<double>> base = shapeWithin(ctx, op->operand(0), depth + 1))
       return indexedShape(ctx, *base, op->operand(1));
   const Op *attr = op->is(OpKind::Call) ? op->operand(0) : op;
   if (!attr || !attr->is(OpKind::Attribute) ||
       !(op->is(OpKind::Call) ? isOneOf(attr->text, {"unsqueeze", "t"}) : attr->text == "T"))
     return std::nullopt;
-  std::optional<std::vector<double>> base = factoryShape(ctx, attr->operand(0));
+  std::optional<std::vector<double>> base = shapeWithin(ctx, attr->operand(0), depth + 1);
   if (!base)
     return std::nullopt;
   if (attr->text != "unsqueeze") {
@@ -378,18 +380,21 @@ std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op) {
   return base;
 }
 
-} // namespace
+std::optional<std::vector<double>> madeShape(RuleContext &ctx, const Op *op);
 
-/// The shape of the tensor `op` is, when a torch or numpy factory of a
-/// constant shape made it (directly or through names bound once), or a view
-/// of one.
-std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) {
+/// factoryShape, through at most 16 views (`t[0][0]...` may nest as deep
+/// as CPython parses).
+std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int depth) {
   op = valueBehindNames(ctx, op);
-  if (!op)
+  if (!op || depth > 16)
     return std::nullopt;
-  if (!op->is(OpKind::Call) || (op->operand(0) && op->operand(0)->is(OpKind::Attribute)))
-    if (std::optional<std::vector<double>> view = viewShape(ctx, op))
-      return view;
+  if (std::optional<std::vector<double>> view = viewShape(ctx, op, depth))
+    return view;
+  return madeShape(ctx, op);
+}
+
+/// The shape a torch or numpy factory of constant sizes gives `op`.
+std::optional<std::vector<double>> madeShape(RuleContext &ctx, const Op *op) {
   if (!op->is(OpKind::Call))
     return std::nullopt;
   for (const Value &v : ctx.valuesOf(op->operand(0))) {
@@ -423,6 +428,15 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) 
     return shape;
   }
   return std::nullopt;
+}
+
+} // namespace
+
+/// The shape of the tensor `op` is, when a torch or numpy factory of a
+/// constant shape made it (directly or through names bound once), or a view
+/// of one.
+std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) {
+  return shapeWithin(ctx, op, 0);
 }
 
 namespace {
