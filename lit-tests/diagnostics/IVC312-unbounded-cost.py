@@ -318,7 +318,7 @@ with model.trace("tensors grown from operands of constant sizes"):
     g5 = torch.cat([block] * 2**5)  # expected-remark {{'torch.cat([block] * 2**5)' makes a tensor of 536870912 elements from its operands}}
     parts = (block, block) * 16
     g6 = torch.stack(parts)  # expected-remark {{'torch.stack(parts)' makes a tensor of 536870912 elements}}
-    g7 = torch.outer(torch.outer(vec, vec[:4]).flatten(), vec)
+    g7 = torch.outer(torch.outer(vec, vec[:4]).flatten(), vec)  # expected-remark {{makes a tensor of 17179869184 elements from its operands}}
 
 with model.trace("sizes ivc now evaluates, factories of other names and numpy"):
     h = model.transformer.h[0].output[0]
@@ -630,6 +630,10 @@ with model.trace("broadcasts and views of constant shapes"):
     transposed = F.linear(torch.ones(2**15, 16), torch.ones(16, 2**15).T)  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
     scaled_rows = rows_a[:, None] * 2 + rows_a[0] - rows_b[..., None]
     gram_small = rows_a.T @ rows_b
+    halves = torch.ones(2**16)
+    sliced_outer = torch.outer(halves[:2**15], halves[2**15:2**16])  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    sliced_dist = torch.cdist(torch.ones(2**15, 4)[:, :2], torch.ones(2**15, 4)[:, :2])  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    small_outer = torch.outer(halves[:16], halves[2:10])
     # A long chain of views is followed a bounded way, once per view.
     chained_view = rows_a.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T.T + rows_b
 

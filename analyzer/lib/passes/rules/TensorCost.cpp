@@ -269,6 +269,13 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
     return CallersTensorElements;
   if (op->is(OpKind::Name))
     return tensorElements(ctx, onlyAssignedValue(ctx, op), depth + 1);
+  if (!op->is(OpKind::Call) || (op->operand(0) && op->operand(0)->is(OpKind::Attribute)))
+    if (std::optional<std::vector<double>> shape = factoryShape(ctx, op)) {
+      double n = 1; // a view of a tensor of known shape (`a[:2**15]`, `t.T`)
+      for (double d : *shape)
+        n *= d;
+      return n;
+    }
   if (!op->is(OpKind::Call))
     return std::nullopt;
   for (const Value &v : ctx.valuesOf(op->operand(0))) {
@@ -338,9 +345,15 @@ std::optional<std::vector<double>> indexedShape(RuleContext &ctx, std::vector<do
         out.push_back(shape[at++]);
     } else if (at >= shape.size()) {
       return std::nullopt;
-    } else if (item->is(OpKind::Slice) && !item->operand(0) && !item->operand(1) &&
-               !item->operand(2)) {
-      out.push_back(shape[at++]);
+    } else if (item->is(OpKind::Slice)) {
+      // At most the dimension; at most the bounds' span when they are
+      // constants (`a[:2**15]`).
+      double most = shape[at++];
+      auto bound = [&](const Op *b) { return b ? numberValue(ctx, b) : std::nullopt; };
+      std::optional<double> lo = bound(item->operand(0)), hi = bound(item->operand(1));
+      if (item->operand(1) && hi && *hi >= 0 && (!item->operand(0) || (lo && *lo >= 0)))
+        most = std::min(most, std::max(0.0, *hi - lo.value_or(0)));
+      out.push_back(most);
       --taking;
     } else if (numberValue(ctx, item)) {
       ++at; // an integer drops its dimension
