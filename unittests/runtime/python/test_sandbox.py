@@ -285,6 +285,15 @@ class MediatorLibrary(unittest.TestCase):
     """The mediator library itself, in-process, with run_user/call_user that
     count how deep in user code they are, as the worker's hook does."""
 
+    # A request whose error the body catches (`except Exception` is FAST).
+    CATCHES_AND_GOES_ON = """
+        try:
+            print("a request")
+        except Exception:
+            seen.append("caught")
+        seen.append("went on")
+        """
+
     def run_source(self, port, source, values):
         from ivc import _mediator
         depth = values["depth"] = [0]
@@ -345,17 +354,9 @@ class MediatorLibrary(unittest.TestCase):
             def send(self, msg):
                 raise _core.ChannelClosed("closed")
 
-        source = """
-            try:
-                print("a request")
-            except Exception:
-                seen.append("caught")
-            seen.append("went on")
-            """
         with self.assertRaises(_core.ChannelClosed):
-            self.run_source(Closed(), source, {"seen": seen})
+            self.run_source(Closed(), self.CATCHES_AND_GOES_ON, {"seen": seen})
         self.assertEqual(seen, [])
-
 
     def test_a_reply_never_read_puts_the_channel_out_of_step(self):
         # A RecursionError (or a MemoryError) between a message and its
@@ -374,16 +375,9 @@ class MediatorLibrary(unittest.TestCase):
             def recv(self):
                 raise RecursionError("maximum recursion depth exceeded")
 
-        source = """
-            try:
-                print("first")
-            except Exception:
-                seen.append("caught")
-            seen.append("went on")
-            """
         port = Stuttering()
         with self.assertRaises(_core.ChannelClosed):
-            self.run_source(port, source, {"seen": seen})
+            self.run_source(port, self.CATCHES_AND_GOES_ON, {"seen": seen})
         self.assertEqual((seen, port.sent), ([], ["log"]))
 
 
