@@ -5,7 +5,8 @@ namespace ivc::runtime::audit {
 
 PyObject *compileUserItems(PyObject *items) {
   if (!PyList_Check(items)) {
-    PyErr_SetString(PyExc_TypeError, "items must be a list of (source, filename) tuples and code objects");
+    PyErr_SetString(PyExc_TypeError,
+                    "items must be a list of (source, filename) tuples and code objects");
     return nullptr;
   }
   PyObject *codes = PyList_New(0);

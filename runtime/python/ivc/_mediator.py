@@ -132,7 +132,8 @@ def _save_any(value):
 
 
 # Past this, a body compiles as written: parsing it to Python objects costs
-# about twice what compiling does, on the host's thread for a FAST mediator.
+# about three times what compiling does, on the host's thread for a FAST
+# mediator (docs/performance.md).
 _REWRITE_MAX_CHARS = 1 << 20
 
 
@@ -145,9 +146,8 @@ def _compiled(source, filename):
 
 @functools.lru_cache(maxsize=256)
 def _rewritten(source, filename):
-    # (Parsing to Python objects costs about three compiles: a plan run
-    # again, or its invokes' shared definitions, reuse the code object,
-    # which nothing can change.)
+    # A plan run again, or its invokes' shared definitions, reuse the code
+    # object, which nothing can change.
     try:
         return compile(_rewrite_saves(ast.parse(source, filename)), filename, "exec",
                        dont_inherit=True)

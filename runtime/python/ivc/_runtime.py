@@ -321,8 +321,6 @@ def _batch(inputs, mediators):
     return tuple(args), rows, start
 
 
-
-
 class Runtime:
     """Executes plans. One per process is typical; it owns the worker pool.
 
