@@ -69,6 +69,24 @@ std::vector<const Op *> spread(const Op &call) {
 
 /// The elements of a shape given as one display or as sizes one by one
 /// (`zeros((a, b))`, `zeros(a, b)`, `new_zeros(*[a, b])`).
+/// The elements of a tensor of `shape`.
+double elementsOf(const std::vector<double> &shape) {
+  double n = 1;
+  for (double d : shape)
+    n *= d;
+  return n;
+}
+
+/// The elements of one of `shape`'s slices along `dim` (the first when null
+/// or unknown): what a gather takes of it per index.
+double rowElements(RuleContext &ctx, const std::vector<double> &shape, const Op *dim) {
+  double picked = shape.empty() ? 1 : shape.front();
+  if (std::optional<double> k = dim ? numberValue(ctx, dim) : std::nullopt)
+    if (double at = *k < 0 ? *k + double(shape.size()) : *k; at >= 0 && at < double(shape.size()))
+      picked = shape[size_t(at)];
+  return picked > 0 ? elementsOf(shape) / picked : elementsOf(shape);
+}
+
 std::optional<double> shapeElements(RuleContext &ctx, const std::vector<const Op *> &dims) {
   if (dims.size() == 1)
     if (std::optional<std::vector<const Op *>> d = shapeOf(ctx, dims[0]))
@@ -269,13 +287,9 @@ std::optional<double> tensorElements(RuleContext &ctx, const Op *op, int depth =
     return CallersTensorElements;
   if (op->is(OpKind::Name))
     return tensorElements(ctx, onlyAssignedValue(ctx, op), depth + 1);
-  if (!op->is(OpKind::Call) || (op->operand(0) && op->operand(0)->is(OpKind::Attribute)))
-    if (std::optional<std::vector<double>> shape = factoryShape(ctx, op)) {
-      double n = 1; // a view of a tensor of known shape (`a[:2**15]`, `t.T`)
-      for (double d : *shape)
-        n *= d;
-      return n;
-    }
+  // A factory of a constant shape, or a view of one (`a[:2**15]`, `t.T`).
+  if (std::optional<std::vector<double>> shape = factoryShape(ctx, op))
+    return elementsOf(*shape);
   if (!op->is(OpKind::Call))
     return std::nullopt;
   for (const Value &v : ctx.valuesOf(op->operand(0))) {
@@ -911,21 +925,12 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
         return n;
       }
   // A gather: the index's elements, each a row of the source's.
-  auto rowElements = [&](const std::vector<double> &shape, const Op *dim) {
-    double all = 1, picked = shape.empty() ? 1 : shape.front(); // rows: dimension 0
-    for (double d : shape)
-      all *= d;
-    if (std::optional<double> k = dim ? numberValue(ctx, dim) : std::nullopt)
-      if (double at = *k < 0 ? *k + double(shape.size()) : *k; at >= 0 && at < double(shape.size()))
-        picked = shape[size_t(at)];
-    return picked > 0 ? all / picked : all;
-  };
   auto gathered = [&](size_t index, size_t source, const Op *along) -> std::optional<double> {
     std::optional<double> n = sized(index);
     std::optional<std::vector<double>> shape = shapeAt(source);
     if (!n)
       return std::nullopt;
-    return *n * (shape ? rowElements(*shape, along) : 1.0);
+    return *n * (shape ? rowElements(ctx, *shape, along) : 1.0);
   };
   if (!self && isOneOf(f, {"nn.functional.embedding", "nn.functional.embedding_bag"}))
     return gathered(0, 1, nullptr);
@@ -1202,10 +1207,8 @@ std::optional<std::string> gatherCost(RuleContext &ctx, const Op &subscript) {
                return v.kind == ValueKind::Qualified && isOneOf(v.text, {"torch.bool", "numpy.bool_"});
              })))
     return std::nullopt;
-  double row = 1;
-  if (std::optional<std::vector<double>> shape = factoryShape(ctx, subscript.operand(0)))
-    for (size_t i = 1; i < shape->size(); ++i)
-      row *= (*shape)[i];
+  std::optional<std::vector<double>> shape = factoryShape(ctx, subscript.operand(0));
+  double row = shape ? rowElements(ctx, *shape, nullptr) : 1;
   if (*n * row > MaxTensorElements)
     return "gathers a tensor of " + elementsText(*n * row, 1);
   return std::nullopt;
@@ -1219,13 +1222,7 @@ std::optional<std::string> broadcastCost(RuleContext &ctx, const Op &binary) {
                                      b = factoryShape(ctx, binary.operand(1));
   if (!a || !b)
     return std::nullopt;
-  auto elements = [](const std::vector<double> &shape) {
-    double n = 1;
-    for (double d : shape)
-      n *= d;
-    return n;
-  };
-  if (elements(*a) > MaxTensorElements || elements(*b) > MaxTensorElements)
+  if (elementsOf(*a) > MaxTensorElements || elementsOf(*b) > MaxTensorElements)
     return std::nullopt; // judged where it was made
   double n = 1;
   for (size_t i = 0; i < std::max(a->size(), b->size()); ++i) {
@@ -1240,8 +1237,6 @@ std::optional<std::string> broadcastCost(RuleContext &ctx, const Op &binary) {
 
 std::optional<std::string> rowsIteratedCost(RuleContext &ctx, const Op &at, const Op *iterable) {
   // Tensor.__iter__ is iter(self.unbind(0)): every row at once.
-  if (iterable && iterable->is(OpKind::Starred))
-    iterable = iterable->operand(0);
   if (!iterable || iterable->is(OpKind::Keyword) || !anyTensor(ctx, iterable))
     return std::nullopt;
   // (No argument of `at` is a dim: past the last.)
@@ -1275,14 +1270,17 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
   if (builtin || library)
     for (size_t i = isOneOf(callee.text, {"map", "filter", "itertools.starmap"}) ? 2 : 1;
          i < call.operands.size(); ++i) {
+      // (`*t` itself is judged as what spreads t: checkIteration. What a
+      // spread display or `chain.from_iterable([t])` holds is iterated.)
       const Op *arg = call.operand(i);
-      const Op *spread = arg && arg->is(OpKind::Starred) ? arg->operand(0) : nullptr;
-      std::vector<const Op *> iterated{arg};
-      // (`chain.from_iterable([t])` iterates what its iterable holds.)
-      const Op *held = spread ? spread
+      bool spread = arg && arg->is(OpKind::Starred);
+      const Op *held = spread ? arg->operand(0)
                        : callee.text == "itertools.chain.from_iterable" ? arg : nullptr;
+      std::vector<const Op *> iterated;
       if (held && (held->is(OpKind::List) || held->is(OpKind::Tuple)))
         iterated.assign(held->operands.begin(), held->operands.end());
+      else if (!spread)
+        iterated.push_back(arg);
       for (const Op *each : iterated)
         if (std::optional<std::string> why = rowsIteratedCost(ctx, call, each))
           return why;
