@@ -360,14 +360,9 @@ std::optional<std::vector<double>> indexedShape(RuleContext &ctx, std::vector<do
     } else if (at >= shape.size()) {
       return std::nullopt;
     } else if (item->is(OpKind::Slice)) {
-      // At most the dimension; at most the bounds' span when they are
-      // constants (`a[:2**15]`).
-      double most = shape[at++];
-      auto bound = [&](const Op *b) { return b ? numberValue(ctx, b) : std::nullopt; };
-      std::optional<double> lo = bound(item->operand(0)), hi = bound(item->operand(1));
-      if (item->operand(1) && hi && *hi >= 0 && (!item->operand(0) || (lo && *lo >= 0)))
-        most = std::min(most, std::max(0.0, *hi - lo.value_or(0)));
-      out.push_back(most);
+      // At most the dimension, and what constant bounds take (`a[:2**15]`).
+      std::optional<double> taken = ExtentOf(ctx).sliceLength(*item);
+      out.push_back(std::min(shape[at++], taken.value_or(HUGE_VAL)));
       --taking;
     } else if (numberValue(ctx, item)) {
       ++at; // an integer drops its dimension
