@@ -11,7 +11,9 @@
 
 #include "audit/UserCode.h"
 
+#include <algorithm>
 #include <string_view>
+#include <vector>
 
 namespace ivc::runtime::worker {
 
@@ -67,8 +69,77 @@ bool watchCollections() {
   return ok;
 }
 
+// namedtuple, NamedTuple and dataclass build a class by compiling text made
+// of identifiers they take from the class statement or check themselves, and
+// set a few special attributes of the class they made. The code objects of
+// those functions, taken before any user code ran, may do just that: a user
+// function of the same name has code of its own, and a rebound module
+// attribute changes which function runs, not which code this compares.
+struct Generator {
+  const char *module;
+  const char *function; // a dotted path in the module
+  bool compiles;
+  std::vector<std::string_view> sets; // attributes it may set on what it made
+  PyObject *code = nullptr;           // held for the life of the worker
+};
+
+std::vector<Generator> g_generators = {
+    {"collections", "namedtuple", true, {"__module__", "__defaults__"}},
+    {"dataclasses", "_create_fn", true, {}},
+    {"dataclasses", "_process_class", false, {"__doc__"}},
+    {"typing", "NamedTupleMeta.__new__", false, {"__bases__", "__qualname__"}},
+};
+
+// Only modules already loaded: this imports nothing the policy did not.
+PyObject *codeOf(const char *module, const char *path) {
+  PyObject *name = PyUnicode_FromString(module);
+  PyObject *at = name ? PyImport_GetModule(name) : nullptr;
+  Py_XDECREF(name);
+  for (std::string_view rest = path; at && !rest.empty();) {
+    std::string part(rest.substr(0, rest.find('.')));
+    rest.remove_prefix(std::min(rest.size(), part.size() + 1));
+    PyObject *next = PyObject_GetAttrString(at, part.c_str());
+    Py_DECREF(at);
+    at = next;
+  }
+  PyObject *code = at ? PyObject_GetAttrString(at, "__code__") : nullptr;
+  Py_XDECREF(at);
+  PyErr_Clear();
+  if (code && !PyCode_Check(code))
+    Py_CLEAR(code);
+  return code;
+}
+
+bool builtByGenerator(std::string_view event, PyObject *args) {
+  bool compiling = event == "compile" || event == "exec";
+  if (!compiling && event != "object.__setattr__")
+    return false;
+  PyFrameObject *frame = PyEval_GetFrame();
+  if (!frame)
+    return false;
+  PyCodeObject *code = PyFrame_GetCode(frame);
+  auto g = std::find_if(g_generators.begin(), g_generators.end(), [&](const Generator &g) {
+    return g.code == reinterpret_cast<PyObject *>(code);
+  });
+  Py_DECREF(code);
+  if (g == g_generators.end())
+    return false;
+  if (compiling)
+    return g->compiles;
+  PyObject *attr = PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 1 ? PyTuple_GET_ITEM(args, 1)
+                                                                      : nullptr;
+  const char *name = attr && PyUnicode_Check(attr) ? PyUnicode_AsUTF8(attr) : nullptr;
+  if (!name) {
+    PyErr_Clear();
+    return false;
+  }
+  return std::find(g->sets.begin(), g->sets.end(), std::string_view(name)) != g->sets.end();
+}
+
 int hook(const char *event, PyObject *args, void *) {
   if (g_userDepth == 0 && PyThread_get_thread_ident() == g_trustedThread)
+    return 0;
+  if (builtByGenerator(event, args))
     return 0;
   std::string detail;
   const char *cat = classifyAuditEvent(g_policy, event, args, detail);
@@ -88,6 +159,8 @@ bool installAuditHook(const HookPolicy &policy) {
   g_policy = policy;
   g_trustedThread = PyThread_get_thread_ident();
   if (!g_installed) {
+    for (Generator &g : g_generators)
+      g.code = codeOf(g.module, g.function);
     if (!watchCollections() || PySys_AddAuditHook(hook, nullptr) != 0)
       return false;
     g_installed = true;

@@ -52,6 +52,36 @@ class Policy(unittest.TestCase):
         self.assertBlocked("eval('1 + 1')", "exec", "compile")
         self.assertBlocked("exec(compile('x = 1', 'f', 'exec'))", "exec", "compile")
 
+    def test_namedtuple_and_dataclass_may_build_their_methods(self):
+        # They compile text made of the class's identifiers and set a few
+        # special attributes of the class they made.
+        r = self.rt.run(plan(mediator("""
+            import collections, dataclasses, typing
+            Pair = collections.namedtuple("Pair", "a b", defaults=[0])
+            class Point(typing.NamedTuple):
+                x: int
+                y: float = 1.5
+            @dataclasses.dataclass(frozen=True, order=True)
+            class Cfg:
+                layer: int = 1
+                tags: list = dataclasses.field(default_factory=list)
+            x = [Pair(1), Point(2), Cfg() < Cfg(2), repr(Cfg(3))]
+            """, saves=["x"])), self.model, [self.ids], tiers={0: "isolate"})
+        self.assertEqual(r["x"], [(1, 0), (2, 1.5), True, "Cfg(layer=3, tags=[])"])
+        # Only their own code: a function of the same name is refused as
+        # before, and a user function cannot take their code.
+        self.assertBlocked("""
+            def namedtuple(text):
+                return eval(text)
+            namedtuple("1")
+            """, "exec", "compile")
+        self.assertBlocked("""
+            import collections
+            def namedtuple():
+                pass
+            namedtuple.__code__ = collections.namedtuple.__code__
+            """, "sandbox", "object.__setattr__")
+
     def test_sandbox_events_are_always_refused(self):
         self.assertBlocked("import sys\nsys.settrace(None)", "sandbox", "sys.settrace")
         self.assertBlocked("import gc\ngc.get_objects()", "sandbox", "gc.get_objects")
