@@ -2,9 +2,11 @@
 # only where mediators run, is made again for each mediator: the plan pins
 # it with its class (a runtime could not send it). One that outer code
 # changes after making it (a method called, an attribute written, handed to
-# a function) stays the caller's. A compiled pattern is pinned too.
+# a function) stays the caller's. A compiled pattern and a namedtuple class
+# are pinned too.
 # RUN: %ivc plan %s | FileCheck %s
 import re
+from collections import namedtuple
 
 import torch
 from nnsight import LanguageModel
@@ -40,6 +42,9 @@ tuned = HeadConfig(4)
 tuned.width = 16
 handed = Probe()
 train(handed)
+Record = namedtuple("Record", ["layer", "norm"])
+Widened = namedtuple("Widened", "layer norm")
+Widened.unit = "nats"
 
 # (The checks spell the pinned names in pieces: a name the file's text
 # spells anywhere else, a comment included, is not pinned.)
@@ -50,9 +55,13 @@ train(handed)
 # CHECK:      "name": "PATTERN",
 # CHECK:      "name": "{{f}}resh",
 # CHECK-NEXT: "source": "{{f}}resh = (Probe())\n"
+# CHECK:      "name": "{{R}}ecord",
+# CHECK-NEXT: "source": "{{R}}ecord = (namedtuple(\"{{R}}ecord\", [\"layer\", \"norm\"]))\n"
 # CHECK:      "free_names": [
+# CHECK-NEXT:   "{{W}}idened",
 # CHECK-NEXT:   "fitted",
 # CHECK-NEXT:   "handed",
+# CHECK-NEXT:   "namedtuple",
 # CHECK-NEXT:   "re",
 # CHECK-NEXT:   "torch",
 # CHECK-NEXT:   "tuned"
@@ -62,3 +71,5 @@ with model.trace("Pinned"):
     narrow = h[..., :CONFIG.width].save()
     scores = fresh.linear(h).save()
     others = (fitted, tuned.width, handed)
+    row = Record(1, narrow.norm()).save()
+    widened = Widened(1, 2).save()

@@ -179,11 +179,9 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
                        isOneOf(callee->text, {"len", "min", "max", "abs", "round", "int", "float",
                                               "str", "bool", "sum", "sorted", "tuple", "list",
                                               "range", "slice"});
-    // `CFG = HeadCfg(8)`, `HeadCfg.tiny()`: an instance of the file's class
-    // (pinnedConstant checks that outer code leaves it as it was made), and
-    // a compiled pattern, which the codec cannot carry either.
-    bool factory = fileClass(callee) ||
-                   (callee && callee->is(OpKind::Attribute) && fileClass(callee->operand(0))) ||
+    // Objects the codec cannot carry: what makesChangeable says, and a
+    // compiled pattern.
+    bool factory = makesChangeable(callee) ||
                    llvm::any_of(valuesOf(callee), [](const Value &v) {
                      return v.kind == ValueKind::Qualified && v.text == "re.compile";
                    });
@@ -228,6 +226,17 @@ bool ValueAnalysis::fileClass(const Op *op) {
          c->bindings[0].kind == Binding::Kind::Class;
 }
 
+bool ValueAnalysis::makesChangeable(const Op *callee) {
+  if (!callee)
+    return false;
+  if (fileClass(callee) || (callee->is(OpKind::Attribute) && fileClass(callee->operand(0))))
+    return true;
+  return llvm::any_of(valuesOf(callee), [](const Value &v) {
+    return v.kind == ValueKind::Qualified &&
+           isOneOf(v.text, {"collections.namedtuple", "typing.NamedTuple"});
+  });
+}
+
 bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // Made again for each mediator, a value must be what outer code left:
   // `probe = Probe(); probe.fit(...)` or `train(probe)` changed it there.
@@ -237,8 +246,7 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // (not in a comment either).
   const Binding &b = s.bindings[0];
   const Op *callee = b.value && b.value->is(OpKind::Call) ? b.value->operand(0) : nullptr;
-  if (!callee || !(fileClass(callee) || (callee->is(OpKind::Attribute) &&
-                                         fileClass(callee->operand(0)))))
+  if (!makesChangeable(callee))
     return true;
   llvm::DenseSet<uint32_t> readInFunctions;
   for (const Op *read : uses_.readsOf(&s))

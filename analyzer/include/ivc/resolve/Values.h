@@ -202,7 +202,11 @@ private:
   bool constantValue(const ir::Op *op, int depth, int &budget);
   /// Whether `op` names a class the file defines once at its top.
   bool fileClass(const ir::Op *op);
-  /// Whether a pinned instance of the file's class is read only where
+  /// Whether calling `callee` makes an object outer code may change after
+  /// making it, which a plan makes again for each mediator: an instance of
+  /// the file's class (`HeadCfg(8)`, `HeadCfg.tiny()`) or a namedtuple class.
+  bool makesChangeable(const ir::Op *callee);
+  /// Whether a pinned changeable object (makesChangeable) is read only where
   /// mediators run (no outer code changed it after it was made).
   bool leftAsMade(const Symbol &s);
   /// Whether `op` reads the model's receiver anywhere in its operands.
