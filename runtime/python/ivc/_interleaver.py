@@ -381,23 +381,20 @@ class Interleaver:
             self._ready.clear()  # (empty, unless something raised)
 
     def _drive_one(self, m):
-        """Drives m alone. A worker's link is charged the host's time on its
-        messages, less the time it waits on the worker (charged already)."""
-        charge = getattr(m.link, "charge", None)
+        """Drives m alone. Its link is charged the host's time on its
+        messages, less what the link charged as it went (a worker's waits,
+        a FAST mediator's turns and module calls)."""
         while not m.done:
             try:
                 msg = m.link.recv()
             except (WorkerError, MediatorStopped) as e:
                 self._fail(m, e)
                 return
-            if charge is None:
+            begun, charged = time.monotonic(), m.link.charged_s
+            try:
                 go_on = self._handle_alone(m, msg)
-            else:
-                begun, waited = time.monotonic(), m.link.waited_s
-                try:
-                    go_on = self._handle_alone(m, msg)
-                finally:
-                    charge(max(0.0, time.monotonic() - begun - (m.link.waited_s - waited)))
+            finally:
+                m.link.charge(max(0.0, time.monotonic() - begun - (m.link.charged_s - charged)))
             if not go_on:
                 return
 

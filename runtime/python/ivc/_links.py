@@ -194,6 +194,7 @@ class FastLink:
         self._abandoned = False
         self._guard = threading.Lock()
         self._said_last = False  # it sent "end" or "exception"
+        self.charged_s = 0.0  # time charged to the budget as it happened
 
     @property
     def memory_left(self):
@@ -313,7 +314,7 @@ class FastLink:
             data = self._wait(started + self.budget_s)
         finally:
             # Its turn is over: it sent a message, or it is abandoned.
-            self.budget_s = max(0.0, self.budget_s - (time.monotonic() - started))
+            self._spend(time.monotonic() - started)
             if metered:  # a turn that shrank earns nothing: the frees may be another thread's
                 resident = _core.resident_bytes()
                 self._charge(resident - self._resident)
@@ -342,11 +343,12 @@ class FastLink:
     def _wait(self, deadline):
         """The mediator's next message. With a memory budget, the host wakes
         every _MEMORY_CHECK_S to check the growth since the turn began. A
-        spent budget (charge_host) is a stop, whatever the mediator sent."""
+        spent budget (charge, charge_host) is a stop, whatever the mediator
+        sent."""
         if self.budget_s <= 0:
             self._interrupt()
-            raise MediatorTimeout("the FAST mediator's calls of modules used up its time "
-                                  "(fast_timeout_s)")
+            raise MediatorTimeout("the host's work for the FAST mediator (its messages, the "
+                                  "modules it called) used up its time (fast_timeout_s)")
         if self._overdrawn:
             self._stop_over_memory()
         while True:
@@ -367,11 +369,21 @@ class FastLink:
                     and _core.resident_bytes() - self._resident > self.memory_left:
                 self._stop_over_memory()
 
+    def _spend(self, seconds):
+        self.charged_s += seconds
+        self.budget_s = max(0.0, self.budget_s - seconds)
+
+    def charge(self, seconds):
+        """Charges the host's work on its messages (decoding, printing,
+        answering them) to its budget, as WorkerLink.charge does: a loop of
+        cheap messages runs out of time as a busy mediator does."""
+        self.budget_s = max(0.0, self.budget_s - seconds)
+
     def charge_host(self, seconds, grown):
         """Charges the host's work for the mediator outside its turns (a
         module it called: `seconds`, and `grown` bytes of resident memory)
         to its budgets; past either, its next message stops it."""
-        self.budget_s = max(0.0, self.budget_s - seconds)
+        self._spend(seconds)
         if self.memory is not None:
             self._charge(grown)
 
@@ -444,7 +456,7 @@ class WorkerLink:
         self.killed_by_watchdog = False
         self.timeout_s = timeout_s
         self.budget_s = timeout_s
-        self.waited_s = 0.0  # time spent waiting on the worker, in all
+        self.charged_s = 0.0  # time spent waiting on the worker, in all
         self.description = f"worker pid {worker.pid} ({worker.origin})"
 
     def start(self, job):
@@ -459,7 +471,7 @@ class WorkerLink:
     def _unwatch(self, started, ticket):
         """Ends it: charges its time to the budget."""
         waited = time.monotonic() - started
-        self.waited_s += waited
+        self.charged_s += waited
         self.budget_s = max(0.0, self.budget_s - waited)
         if not self.runtime._pool.unwatch(ticket):
             self.killed_by_watchdog = True

@@ -9,9 +9,10 @@ import socket
 import subprocess
 import threading
 import time
+from unittest import mock
 
 from common import TinyGPT, ivc, mediator, plan, tokens, torch, unittest
-from ivc import _core, _links, _protocol
+from ivc import _core, _interleaver, _links, _protocol
 
 SURVIVOR = mediator("""
     survivor = model.lm_head.output.save()
@@ -303,6 +304,29 @@ class Faults(unittest.TestCase):
         self.assertTrue(torch.equal(r["survivor"], self.expected))
         # Interrupted, the loop's thread ends its job and is pooled again.
         self.assertTrue(fast_threads_settle(), "the timed-out mediator's thread is still running")
+
+    def test_host_work_on_fast_messages_counts_against_the_budget(self):
+        # Each message costs the host 20 ms here (a slow log sink, say): two
+        # hundred prints are 4 s of the host's time on a 1 s budget, while
+        # the mediator itself is idle.
+        handle = _interleaver.Interleaver._handle
+
+        def slow_logs(self, m, msg):
+            if msg[0] == "log":
+                time.sleep(0.02)
+            return handle(self, m, msg)
+
+        rt = ivc.Runtime(fast_timeout_s=1)
+        self.addCleanup(rt.close)
+        p = plan(mediator("h = model.transformer.h[0].output[0]\n"
+                          "for i in range(200):\n    print(i)\n", kind="invoke"), SURVIVOR)
+        with mock.patch.object(_interleaver.Interleaver, "_handle", slow_logs):
+            r = rt.run(p, self.model, [self.ids, self.ids], tiers={0: "fast", 1: "fast"},
+                       raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
+        self.assertIn("the host's work for the FAST mediator", str(r.mediators[0].error))
+        self.assertLess(len(r.mediators[0].logs), 200)
+        self.assertTrue(torch.equal(r["survivor"], self.expected))
 
     def test_fast_mediator_over_its_memory_budget_is_stopped(self):
         # Collecting ten million integers (a bound the analyzer cannot see
