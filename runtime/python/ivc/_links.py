@@ -9,6 +9,7 @@ then fails that mediator and carries on with the others.
 
 import atexit
 import collections
+import gc
 import queue
 import sys
 import threading
@@ -79,9 +80,17 @@ class _FastThreads:
             fn = q.get()
             with self._lock:
                 self._busy += 1
+            kept = False
             try:
                 kept = fn() and _modes_at_rest()
             finally:
+                # What the job made is freed while it still counts as busy:
+                # freeing a tensor releases the GIL, and a thread that takes
+                # it back during interpreter exit aborts the process (see
+                # drain). A job that did not end cleanly may have left cycles.
+                fn = None
+                if not kept:
+                    gc.collect()
                 with self._lock:
                     self._busy -= 1
                     self._quiet.notify_all()

@@ -328,6 +328,24 @@ class Faults(unittest.TestCase):
         self.assertLess(len(r.mediators[0].logs), 200)
         self.assertTrue(torch.equal(r["survivor"], self.expected))
 
+    def test_what_a_stopped_fast_mediator_made_is_freed_before_it_counts_as_done(self):
+        # Freeing a tensor releases the GIL; at interpreter exit a thread that
+        # takes it back aborts the process, so the exit drain must not see
+        # the thread done while its tensors (in a cycle here) still live.
+        rt = ivc.Runtime(fast_timeout_s=0.3)
+        self.addCleanup(rt.close)
+        p = plan(mediator("h = model.transformer.h[0].output[0]\n"
+                          "cycle = [torch.zeros(12347, 3)]\ncycle.append(cycle)\n"
+                          "for i in range(10**12):\n    h = h\n", kind="invoke",
+                          free_names=["torch"]))
+        gc.disable()  # (only the thread's own collection may free the cycle)
+        self.addCleanup(gc.enable)
+        r = rt.run(p, self.model, [self.ids], values={"torch": torch}, raise_errors=False)
+        self.assertIsInstance(r.mediators[0].error, ivc.MediatorTimeout)
+        _links._threads.drain(10)
+        left = [o for o in gc.get_objects() if torch.is_tensor(o) and o.shape == (12347, 3)]
+        self.assertEqual(left, [])
+
     def test_fast_mediator_over_its_memory_budget_is_stopped(self):
         # Collecting ten million integers (a bound the analyzer cannot see
         # when it comes from data) takes about 400 MiB; the host stops the
