@@ -43,6 +43,7 @@ public:
       checkTraceNameBindings(ctx);
     }
     checkSharedNames(m);
+    checkCodeSize(m);
     if (m.facts.tier == Tier::Isolate && !m.policy.allowIsolate) {
       const Reason &first = *std::find_if(m.facts.reasons.begin(), m.facts.reasons.end(),
                                           [](const Reason &r) { return r.tier == Tier::Isolate; });

@@ -100,6 +100,9 @@ void checkTraceNameBindings(RuleContext &ctx);
 /// ISOLATE when one name stands for two variables a runtime cannot keep
 /// apart (Namespaces.cpp).
 void checkSharedNames(MediatorContext &m);
+/// ISOLATE when the mediator's code is too long to compile in the server's
+/// process (CodeSize.cpp).
+void checkCodeSize(MediatorContext &m);
 void checkAttribute(ir::Op &op, RuleContext &ctx);
 // Calls.cpp
 void checkCall(ir::Op &op, RuleContext &ctx);
