@@ -10,7 +10,7 @@ through a MediatorPort.
 
 import ast
 import builtins
-import functools
+import collections
 import itertools
 import random
 import threading
@@ -141,18 +141,59 @@ def _compiled(source, filename):
     """A mediator's code item for run_user, compiled by ivc itself."""
     if ".save" not in source or len(source) > _REWRITE_MAX_CHARS:
         return source, filename
-    return _rewritten(source, filename)
+    key = (source, filename)
+    with _cache_lock:
+        if (code := _cache.get(key)) is not None:
+            _cache.move_to_end(key)
+            return code
+    code = _rewritten(source, filename)
+    if len(source) <= _CACHE_MAX_CHARS and _constant_bytes(code) <= _CACHE_MAX_CONSTANT_BYTES:
+        with _cache_lock:
+            _cache[key] = code
+            if len(_cache) > _CACHE_ENTRIES:
+                _cache.popitem(last=False)
+    return code
 
 
-@functools.lru_cache(maxsize=256)
+# A plan run again, or its invokes' shared definitions, reuse the code object,
+# which nothing can change. The cache is the process's, every tenant's: it
+# keeps only short code whose folded constants are small (`"ab" * 2048` is a
+# 4 KiB string in ten bytes of source), so that it holds a few megabytes
+# whatever it is given.
+_CACHE_MAX_CHARS = 16 << 10
+_CACHE_MAX_CONSTANT_BYTES = 64 << 10
+_CACHE_ENTRIES = 128
+_cache = collections.OrderedDict()
+_cache_lock = threading.Lock()  # FAST mediators compile on their own threads
+
+
 def _rewritten(source, filename):
-    # A plan run again, or its invokes' shared definitions, reuse the code
-    # object, which nothing can change.
     try:
         return compile(_rewrite_saves(ast.parse(source, filename)), filename, "exec",
                        dont_inherit=True)
     except RecursionError:
         return source, filename  # deeper than the AST objects go: saves stay as written
+
+
+def _constant_bytes(code):
+    """About how many bytes the constants of `code` (and of the code nested
+    in it) hold, each object once."""
+    total, seen, todo = 0, set(), [code]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, types.CodeType):
+            todo.extend(item.co_consts)
+        elif isinstance(item, (tuple, frozenset)):
+            total += 8 * len(item)
+            todo.extend(item)
+        elif isinstance(item, (str, bytes)):
+            total += len(item)
+        else:
+            total += 32  # numbers, None, Ellipsis
+    return total
 
 
 # nnsight-style `x.save()` on a delivered tensor: saving is by name (the

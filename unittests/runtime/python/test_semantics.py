@@ -759,6 +759,18 @@ class Semantics(unittest.TestCase):
         self.assertEqual(r["text"], f"{r['scale']:.2f}")
         self.assertEqual((len(r["norms"]), r["kept"][1]), (2, "sum"))
 
+    def test_the_save_rewrite_caches_only_small_code(self):
+        # (White box.) The cache is every tenant's: code whose constants fold
+        # to megabytes compiles again on each run instead of staying there.
+        from ivc import _mediator
+        small = "h = model.transformer.h[0].output[0].save()\n"
+        self.assertIs(_mediator._compiled(small, "<s>"), _mediator._compiled(small, "<s>"))
+        folded = small + "".join(f"v{i} = '{i:04}' * 1024\n" for i in range(40))
+        self.assertIsNot(_mediator._compiled(folded, "<f>"), _mediator._compiled(folded, "<f>"))
+        for i in range(2 * _mediator._CACHE_ENTRIES):
+            _mediator._compiled(f"x = {i}\n" + small, "<n>")
+        self.assertEqual(len(_mediator._cache), _mediator._CACHE_ENTRIES)
+
     def test_user_code_catches_errors_but_never_a_stop(self):
         # try/except of builtin errors is FAST; a stop is no Exception.
         p = plan(mediator("""
