@@ -3,6 +3,7 @@
 
 #include "ivc/runtime/codec/Codec.h"
 
+#include <map>
 #include <unordered_map>
 
 namespace ivc::runtime::python {
@@ -204,7 +205,9 @@ namespace {
 
 /// Python builds a set or dict in time quadratic in the keys that share a
 /// hash, holding the GIL: keys from a peer are counted by hash first, and
-/// more than a few alike refuse the value.
+/// more than a few alike refuse the value. (In an ordered map: a hash table
+/// keyed by Python's hashes, which are ints' own values, is as easy to fill
+/// with keys of one bucket.)
 class HashCount {
 public:
   static constexpr unsigned MaxSameHash = 32;
@@ -215,7 +218,7 @@ public:
   }
 
 private:
-  std::unordered_map<Py_hash_t, unsigned> seen_;
+  std::map<Py_hash_t, unsigned> seen_;
 };
 
 } // namespace

@@ -9,7 +9,10 @@ import math
 import os
 import random
 import signal
+import subprocess
+import sys
 import tempfile
+import textwrap
 import time
 
 from common import TinyGPT, ivc, mediator, plan, tokens, torch, unittest
@@ -183,6 +186,23 @@ class Hostile(unittest.TestCase):
         for made in ("{" + pairs + "}", "{" + pairs.replace(" for", ": 0 for", 1) + "}"):
             code = sent(f"('end', {{'x': {made}}}, [])")
             self.assertViolation(self.attack(code), "keys of one hash")
+
+    def test_keys_chosen_for_one_bucket_of_a_hash_table(self):
+        # Ints are their own hashes: 160,000 multiples of a hash table's
+        # bucket count, all of different hashes, took 30 s and more of the
+        # host's time to count. Decoded in a child given 10 s of CPU (it
+        # takes a fraction of a second), so that a regression fails, not hangs.
+        check = textwrap.dedent("""
+            import resource, sys
+            sys.path[:0] = %r
+            from ivc import _core
+            resource.setrlimit(resource.RLIMIT_CPU, (10, 10))
+            keys = {i * 172933 * 85229 for i in range(1, 160001)}
+            msg = _core.decode(_core.encode(("end", {"x": keys}, []), None), None)
+            assert msg[1]["x"] == keys
+            """) % (sys.path,)
+        child = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+        self.assertEqual(child.returncode, 0, child.stderr[-2000:])
 
     def test_unknown_message(self):
         code = sent("('bogus', 1)")
