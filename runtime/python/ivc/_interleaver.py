@@ -273,6 +273,7 @@ class Interleaver:
         self.barriers = {}
         self.stopped = False
         self.exports = {}
+        self.exported_by = {}  # name -> (the mediator whose value it holds, its bytes)
         self._ready = collections.deque()  # mediators to drive, in turn
         self._driving = False
         self._calling = False  # running a module for a mediator: no hooks
@@ -557,16 +558,28 @@ class Interleaver:
         return self._reply(m, ("ok",))
 
     def _barrier(self, m, name, participants, exports):
+        # Only names another mediator reads and nothing supplied: a worker
+        # can neither grow this table nor rebind a caller's value.
+        sizes = {key: copied_bytes(value) for key, value in exports.items() if key in m.exports}
+        limit = getattr(m.link, "export_limit", None)
+        if limit is not None:
+            # The host's copies of one worker's exports, as much as its arena
+            # may hold at once: a new name at each barrier would keep them all.
+            held = sum(n for key, (who, n) in self.exported_by.items()
+                       if who is m and key not in sizes) + sum(sizes.values())
+            if held > limit:
+                self._fail(m, MediatorError(
+                    f"its barrier exports would keep {held} bytes in the host, more than its "
+                    f"arena may hold (arena_max_bytes, {limit})"))
+                return
         waiting = self.barriers.setdefault(name, [])
         waiting.append(m)
         m.pending = ("barrier", name, None, None, participants)
-        # Only names another mediator reads and nothing supplied: a worker
-        # can neither grow this table nor rebind a caller's value.
-        for key, value in exports.items():
-            if key in m.exports:
-                self.exports[key] = own(value)
-                if (keep := getattr(m.link, "keep", None)) is not None:
-                    keep(copied_bytes(self.exports[key]))  # the host's copy, kept
+        for key, nbytes in sizes.items():
+            self.exports[key] = own(exports[key])
+            self.exported_by[key] = (m, nbytes)
+            if (keep := getattr(m.link, "keep", None)) is not None:
+                keep(nbytes)  # the host's copy, kept
         if len(waiting) < participants:
             return
         del self.barriers[name]

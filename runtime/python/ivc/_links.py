@@ -463,6 +463,7 @@ class WorkerLink:
                    else _tensors.HostArenaTensors)
         self.tensors = tensors(worker, runtime.sandbox.arena_max_bytes)
         self.killed_by_watchdog = False
+        self.export_limit = runtime.sandbox.arena_max_bytes  # the host's copies of its exports
         self.timeout_s = timeout_s
         self.budget_s = timeout_s
         self.charged_s = 0.0  # time spent waiting on the worker, in all

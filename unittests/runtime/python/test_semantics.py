@@ -699,6 +699,34 @@ class Semantics(unittest.TestCase):
         r = run_both(self, p, self.model, [a, b], {"barrier": ivc.Barrier(2)})
         self.assertTrue(torch.equal(r["b_wte"], self.model.transformer.wte(a)))
 
+    def test_a_workers_barrier_exports_keep_no_more_than_its_arena(self):
+        # Five names of 24 MiB each: the host would keep all five copies,
+        # past a 96 MiB arena. Exporting one name again replaces its copy.
+        def exporter(names):
+            # (It holds one at a time: the worker's own arena is not full.)
+            return mediator("".join(f"{n} = torch.full((6 << 20,), {i}.0)\nbarrier()\ndel {n}\n"
+                                    for i, n in enumerate(names)), kind="invoke",
+                            free_names=["barrier", "torch"])
+
+        def reader(names):
+            return mediator("barrier()\n" * len(names) + f"total = float(sum(x.sum() for x in "
+                            f"({', '.join(names)},)))\n", kind="invoke", saves=["total"],
+                            free_names=["barrier"] + sorted(set(names)))
+
+        rt = ivc.Runtime(ivc.SandboxConfig(arena_max_bytes=96 << 20))
+        self.addCleanup(rt.close)
+        for names, fails in (("abcde", True), ("aaaaa", False)):
+            p = plan(exporter(names), reader(names))
+            r = rt.run(p, self.model, [self.ids, self.ids],
+                       {"barrier": ivc.Barrier(2), "torch": torch},
+                       tiers={0: "isolate", 1: "fast"}, raise_errors=False)
+            if fails:
+                self.assertIn("more than its arena may hold (arena_max_bytes, 100663296)",
+                              str(r.mediators[0].error))
+            else:
+                self.assertEqual(r.errors, [])
+                self.assertEqual(r["total"], 5 * 4.0 * (6 << 20))  # the last a, five times
+
     def test_a_barrier_that_never_filled_counts_its_waiter_once(self):
         # Answered with an error at the end, the waiter leaves the barrier:
         # waiting again must not count it twice (and open the barrier with
