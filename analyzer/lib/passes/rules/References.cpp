@@ -140,29 +140,46 @@ void checkName(Op &op, RuleContext &ctx) {
     ctx.reject(op, DiagId::DunderName, {ctx.subject(), op.text});
 }
 
-void checkTraceNameBindings(RuleContext &ctx) {
-  // Helpers rebind neither name without `global` or `nonlocal`, which are
-  // errors of their own; trace headers bind the tracers (a session's body
-  // holds its traces' headers).
-  if (ctx.unit.kind != CodeUnit::Kind::Mediator)
-    return;
+namespace {
+
+/// Where the file binds its models' and tracers' names outside trace
+/// headers (which bind the tracers; a session's body holds its traces'
+/// headers), once per file: every mediator of a file of 10^5 traces would
+/// otherwise go through all their bindings.
+const TraceNameSites &traceNameSites(RuleContext &ctx) {
+  auto [it, fresh] = ctx.memo.traceNameSites.try_emplace(ctx.unit.context);
+  if (!fresh)
+    return it->second;
   const TraceBindings &traces = ctx.unit.context->traces;
-  const SourceRange &body = ctx.m.mediator.bodyRange;
-  llvm::DenseMap<const Op *, std::pair<std::string_view, std::string_view>> sites;
+  std::vector<SourceRange> headers = traces.traceHeaders;
+  llvm::sort(headers, [](const SourceRange &a, const SourceRange &b) {
+    return a.begin.offset < b.begin.offset;
+  });
+  auto inHeader = [&](uint32_t at) { // up to the body's start
+    auto after = llvm::upper_bound(headers, at, [](uint32_t at, const SourceRange &h) {
+      return at < h.begin.offset;
+    });
+    return after != headers.begin() && at < std::prev(after)->end.offset;
+  };
   auto note = [&](const std::vector<const Symbol *> &symbols, std::string_view what) {
     for (const Symbol *s : symbols)
-      for (const Binding &b : s->bindings) {
-        uint32_t at = b.site ? b.site->range.begin.offset : 0;
-        if (b.site && body.contains(at) &&
-            llvm::none_of(traces.traceHeaders,
-                          [&](const SourceRange &header) { // up to the body's start
-                            return header.begin.offset <= at && at < header.end.offset;
-                          }))
-          sites.try_emplace(b.site, s->name, what);
-      }
+      for (const Binding &b : s->bindings)
+        if (b.site && !inHeader(b.site->range.begin.offset))
+          it->second.try_emplace(b.site, s->name, what);
   };
   note(traces.modelSymbols, "model");
   note(traces.tracerSymbols, "tracer");
+  return it->second;
+}
+
+} // namespace
+
+void checkTraceNameBindings(RuleContext &ctx) {
+  // Helpers rebind neither name without `global` or `nonlocal`, which are
+  // errors of their own.
+  if (ctx.unit.kind != CodeUnit::Kind::Mediator)
+    return;
+  const TraceNameSites &sites = traceNameSites(ctx);
   if (sites.empty())
     return;
   for (const Op *op : ctx.unit.ops)

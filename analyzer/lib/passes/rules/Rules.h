@@ -26,10 +26,17 @@ namespace ivc::rules {
 /// What the rules work out once per analysis, for every mediator: a
 /// notebook export binds `hidden` in each of hundreds of trace blocks, and
 /// following every binding at every read would cost their square.
+/// Binding sites of a file's model and tracer names, with the name and
+/// which of the two it is.
+using TraceNameSites =
+    llvm::DenseMap<const ir::Op *, std::pair<std::string_view, std::string_view>>;
+
 struct RuleMemo {
   /// Whether a name may hold a long range (mayBeLongRange), by its symbol;
   /// [1] for `evidently`.
   llvm::DenseMap<const Symbol *, bool> longRangeNames[2];
+  /// By file (References.cpp, checkTraceNameBindings).
+  llvm::DenseMap<const ModuleContext *, TraceNameSites> traceNameSites;
 };
 
 struct RuleContext {
