@@ -860,3 +860,24 @@ with model.trace("formats built from digits"):
     short = f"{0.5:.{'2'}f}" + "%.2f".replace("2", "3") % 0.5
     wide_int = 10**100000
     walked = sum(iter([wide_int] * 2**23))  # expected-remark {{'sum' works through 8388608 integers}}
+
+
+# Broadcasts spelled as functions and methods, and results of elementwise
+# operations, which keep the shapes of what they combine.
+with model.trace("broadcasts as calls"):
+    bc_h = model.transformer.h[0].output[0]
+    bc_a = torch.ones(23000)
+    bc_n = np.ones(23000)
+    bc_mask = bc_h[0, 0, 0] > 0
+    bc_mul = torch.mul(bc_a[:, None], bc_a[None, :])  # expected-remark {{makes a tensor of 529000000 elements from its operands}}
+    bc_method = bc_a[:, None].mul(bc_a[None, :])  # expected-remark {{makes a tensor of 529000000 elements from its operands}}
+    bc_where = torch.where(bc_mask, bc_a[:, None], bc_a[None, :])  # expected-remark {{makes a tensor of 529000000 elements from its operands}}
+    bc_clamp = torch.clamp(bc_a[:, None], min=bc_a[None, :])  # expected-remark {{makes a tensor of 529000000 elements from its operands}}
+    bc_addcmul = torch.addcmul(bc_a, bc_a[:, None], bc_a[None, :])  # expected-remark {{makes a tensor of 529000000 elements from its operands}}
+    bc_tensors = torch.broadcast_tensors(bc_a[:, None], bc_a[None, :])  # expected-remark {{makes a tensor of 529000000 elements from its operands}}
+    bc_numpy = np.multiply(bc_n[:, None], bc_n[None, :])  # expected-remark {{makes a tensor of 529000000 elements from its operands}}
+    bc_shifted = (bc_a + 1)[:, None] * bc_a[None, :]  # expected-remark {{broadcasts to a tensor of 529000000 elements}}
+    bc_inner = (bc_a[:, None] + 1) * bc_a[None, :]  # expected-remark {{broadcasts to a tensor of 529000000 elements}}
+    bc_exp = torch.exp(bc_a)[:, None] * bc_a[None, :]  # expected-remark {{broadcasts to a tensor of 529000000 elements}}
+    bc_cast = bc_a.float()[:, None] - bc_a[None, :]  # expected-remark {{broadcasts to a tensor of 529000000 elements}}
+    bc_small = torch.mul(bc_a[:100, None], bc_a[None, :100]) + (bc_a + 1) * bc_a + bc_h * bc_a[:32]

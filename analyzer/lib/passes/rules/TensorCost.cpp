@@ -67,14 +67,67 @@ std::vector<const Op *> spread(const Op &call) {
   return dims;
 }
 
-/// The elements of a shape given as one display or as sizes one by one
-/// (`zeros((a, b))`, `zeros(a, b)`, `new_zeros(*[a, b])`).
 /// The elements of a tensor of `shape`.
 double elementsOf(const std::vector<double> &shape) {
   double n = 1;
   for (double d : shape)
     n *= d;
   return n;
+}
+
+/// The shape tensors of `shapes` broadcast to: aligned at their last
+/// dimensions, the larger of each.
+std::vector<double> broadcastOf(const std::vector<std::vector<double>> &shapes) {
+  std::vector<double> out;
+  for (const std::vector<double> &shape : shapes) {
+    if (shape.size() > out.size())
+      out.insert(out.begin(), shape.size() - out.size(), 1.0);
+    for (size_t i = 0; i < shape.size(); ++i) {
+      double &d = out[out.size() - shape.size() + i];
+      d = std::max(d, shape[i]);
+    }
+  }
+  return out;
+}
+
+/// Torch's and numpy's elementwise functions (and tensor methods) of
+/// several tensors, which broadcast them against each other.
+bool broadcastsItsOperands(std::string_view f) {
+  return isOneOf(f, {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+                     "floor_divide", "fmod", "remainder", "mod", "pow", "power", "float_power",
+                     "maximum", "minimum", "fmax", "fmin", "atan2", "arctan2", "hypot",
+                     "copysign", "xlogy", "heaviside", "logaddexp", "logaddexp2", "ldexp",
+                     "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal",
+                     "less_equal", "not_equal", "equal", "isclose", "logical_and", "logical_or",
+                     "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "lerp", "where",
+                     "addcmul", "addcdiv", "clamp", "clip", "masked_fill", "broadcast_tensors",
+                     "broadcast_arrays"});
+}
+
+/// Elementwise functions and methods of one tensor, whose result has its
+/// shape.
+bool keepsItsShape(std::string_view f) {
+  return isOneOf(f, {"abs", "neg", "negative", "exp", "log", "sqrt", "square", "sin", "cos",
+                     "tanh", "sigmoid", "relu", "sign", "floor", "ceil", "round", "reciprocal",
+                     "clone", "contiguous", "detach", "float", "double", "half", "bfloat16",
+                     "long", "nn.functional.relu", "nn.functional.gelu", "nn.functional.silu"});
+}
+
+/// The operands an elementwise call broadcasts (the receiver first for a
+/// method, then its positional arguments and those passed by the names
+/// torch and numpy give them); empty for any other call. `f` is the bare
+/// name: a method's, or a library function's without its library.
+std::vector<const Op *> elementwiseOperands(const Op &call, std::string_view f, const Op *self) {
+  if (!broadcastsItsOperands(f) && !keepsItsShape(f))
+    return {};
+  std::vector<const Op *> operands = positionalArguments(call);
+  if (self)
+    operands.insert(operands.begin(), self);
+  for (std::string_view name : {"other", "min", "max", "weight", "tensor1", "tensor2",
+                                "exponent", "condition", "mask", "end", "input"})
+    if (const Op *a = keywordArgument(call, name))
+      operands.push_back(a);
+  return operands;
 }
 
 /// The elements of one of `shape`'s slices along `dim` (the first when null
@@ -87,6 +140,8 @@ double rowElements(RuleContext &ctx, const std::vector<double> &shape, const Op 
   return picked > 0 ? elementsOf(shape) / picked : elementsOf(shape);
 }
 
+/// The elements of a shape given as one display or as sizes one by one
+/// (`zeros((a, b))`, `zeros(a, b)`, `new_zeros(*[a, b])`).
 std::optional<double> shapeElements(RuleContext &ctx, const std::vector<const Op *> &dims) {
   if (dims.size() == 1)
     if (std::optional<std::vector<const Op *>> d = shapeOf(ctx, dims[0]))
@@ -335,7 +390,7 @@ double blindRepeats(RuleContext &ctx, const Op *op, int depth = 0) {
 
 namespace {
 
-std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int depth);
+std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int &budget);
 
 /// The shape of `base[index]` where base has `shape`, for indices of `:`,
 /// `None`, `...` and integers (a view: `a[:, :, None]`, `t[0]`).
@@ -377,15 +432,15 @@ std::optional<std::vector<double>> indexedShape(RuleContext &ctx, std::vector<do
 
 /// The shape of a view of a tensor of known shape: `t[:, None]`,
 /// `t.unsqueeze(d)`, `t.T` and `t.t()` of a matrix.
-std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op, int depth) {
+std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op, int &budget) {
   if (op->is(OpKind::Subscript))
-    if (std::optional<std::vector<double>> base = shapeWithin(ctx, op->operand(0), depth + 1))
+    if (std::optional<std::vector<double>> base = shapeWithin(ctx, op->operand(0), budget))
       return indexedShape(ctx, *base, op->operand(1));
   const Op *attr = op->is(OpKind::Call) ? op->operand(0) : op;
   if (!attr || !attr->is(OpKind::Attribute) ||
       !(op->is(OpKind::Call) ? isOneOf(attr->text, {"unsqueeze", "t"}) : attr->text == "T"))
     return std::nullopt;
-  std::optional<std::vector<double>> base = shapeWithin(ctx, attr->operand(0), depth + 1);
+  std::optional<std::vector<double>> base = shapeWithin(ctx, attr->operand(0), budget);
   if (!base)
     return std::nullopt;
   if (attr->text != "unsqueeze") {
@@ -403,16 +458,62 @@ std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op, int
 }
 
 std::optional<std::vector<double>> madeShape(RuleContext &ctx, const Op *op);
+std::optional<std::vector<double>> elementwiseShape(RuleContext &ctx, const Op *op, int &budget);
 
-/// factoryShape, through at most 16 views (`t[0][0]...` may nest as deep
-/// as CPython parses).
-std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int depth) {
+/// factoryShape, through views and elementwise operations of at most 32
+/// ops in all (`t[0][0]...` may nest as deep as CPython parses, and both
+/// operands of `a + b` may be sums of their own).
+std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int &budget) {
   op = valueBehindNames(ctx, op);
-  if (!op || depth > 16)
+  if (!op || --budget < 0)
     return std::nullopt;
-  if (std::optional<std::vector<double>> view = viewShape(ctx, op, depth))
+  if (std::optional<std::vector<double>> view = viewShape(ctx, op, budget))
     return view;
+  if (std::optional<std::vector<double>> result = elementwiseShape(ctx, op, budget))
+    return result;
   return madeShape(ctx, op);
+}
+
+/// Whether `op` is a Python number, which broadcasts as a scalar.
+bool isScalar(RuleContext &ctx, const Op *op) {
+  if (numberValue(ctx, op))
+    return true;
+  const ValueSet &vs = ctx.valuesOf(op);
+  return !vs.empty() && llvm::all_of(vs, [](const Value &v) {
+    return v.kind == ValueKind::Number || v.kind == ValueKind::Bool;
+  });
+}
+
+/// The shape of an elementwise result whose every tensor operand has a
+/// known shape: `-a`, `a + 1`, `a * b`, `torch.where(m, a, b)`, `a.float()`.
+std::optional<std::vector<double>> elementwiseShape(RuleContext &ctx, const Op *op, int &budget) {
+  std::vector<const Op *> operands;
+  if (op->is(OpKind::UnaryOp) && isOneOf(op->text, {"-", "+", "~"}))
+    operands = {op->operand(0)};
+  else if (op->is(OpKind::BinaryOp) && op->text != "@")
+    operands = {op->operand(0), op->operand(1)};
+  else if (op->is(OpKind::Call) && op->operand(0))
+    for (const Value &v : ctx.valuesOf(op->operand(0))) {
+      const Op *callee = op->operand(0);
+      if (v.kind == ValueKind::Qualified)
+        operands = elementwiseOperands(*op, libraryFunction(v.text), nullptr);
+      else if (v.kind == ValueKind::Method && callee->is(OpKind::Attribute))
+        operands = elementwiseOperands(*op, callee->text, callee->operand(0));
+      if (!operands.empty())
+        break;
+    }
+  std::vector<std::vector<double>> shapes;
+  for (const Op *o : operands) {
+    if (isScalar(ctx, o))
+      continue;
+    std::optional<std::vector<double>> shape = shapeWithin(ctx, o, budget);
+    if (!shape)
+      return std::nullopt;
+    shapes.push_back(std::move(*shape));
+  }
+  if (shapes.empty())
+    return std::nullopt;
+  return broadcastOf(shapes);
 }
 
 /// The shape a torch or numpy factory of constant sizes gives `op`.
@@ -458,7 +559,8 @@ std::optional<std::vector<double>> madeShape(RuleContext &ctx, const Op *op) {
 /// constant shape made it (directly or through names bound once), or a view
 /// of one.
 std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const Op *op) {
-  return shapeWithin(ctx, op, 0);
+  int budget = 32;
+  return shapeWithin(ctx, op, budget);
 }
 
 namespace {
@@ -781,6 +883,19 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
       std::optional<std::vector<double>> shape = factoryShape(ctx, operands[0]);
       return *a * 2 * (shape ? std::max<double>(double(shape->size()), 1) : 4);
     }
+  // At least what the operands of known shapes broadcast to
+  // (`torch.mul(a[:, None], a[None])`), the others as they may be.
+  if (broadcastsItsOperands(f)) {
+    std::vector<std::vector<double>> shapes;
+    for (const Op *o : elementwiseOperands(call, f, self))
+      if (std::optional<std::vector<double>> shape = factoryShape(ctx, o)) {
+        if (elementsOf(*shape) > MaxTensorElements)
+          return std::nullopt; // judged where it was made
+        shapes.push_back(std::move(*shape));
+      }
+    if (shapes.size() >= 2)
+      return elementsOf(broadcastOf(shapes));
+  }
   if (f == "unpackbits")
     if (std::optional<double> a = sized(0))
       return *a * 2;
@@ -1219,13 +1334,7 @@ std::optional<std::string> broadcastCost(RuleContext &ctx, const Op &binary) {
     return std::nullopt;
   if (elementsOf(*a) > MaxTensorElements || elementsOf(*b) > MaxTensorElements)
     return std::nullopt; // judged where it was made
-  double n = 1;
-  for (size_t i = 0; i < std::max(a->size(), b->size()); ++i) {
-    double x = i < a->size() ? (*a)[a->size() - 1 - i] : 1;
-    double y = i < b->size() ? (*b)[b->size() - 1 - i] : 1;
-    n *= std::max(x, y);
-  }
-  if (n > MaxTensorElements)
+  if (double n = elementsOf(broadcastOf({*a, *b})); n > MaxTensorElements)
     return "broadcasts to a tensor of " + elementsText(n, 1);
   return std::nullopt;
 }
