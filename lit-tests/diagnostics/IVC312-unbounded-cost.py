@@ -881,3 +881,21 @@ with model.trace("broadcasts as calls"):
     bc_exp = torch.exp(bc_a)[:, None] * bc_a[None, :]  # expected-remark {{broadcasts to a tensor of 529000000 elements}}
     bc_cast = bc_a.float()[:, None] - bc_a[None, :]  # expected-remark {{broadcasts to a tensor of 529000000 elements}}
     bc_small = torch.mul(bc_a[:100, None], bc_a[None, :100]) + (bc_a + 1) * bc_a + bc_h * bc_a[:32]
+
+
+# Text written out by other spellings than str: print and log, an
+# exception a runtime reports, an assert's message, str.format, and str or
+# repr as a map or a sort key.
+with model.trace("text written out") as tw_tracer:
+    tw_h = model.transformer.h[0].output[0]
+    tw_xs = ["a" * 2**24] * 64
+    print(tw_xs)  # expected-remark {{'print(tw_xs)' makes a string of 1073743360 characters or bytes}}
+    tw_tracer.log(tw_xs)  # expected-remark {{'tw_tracer.log(tw_xs)' makes a string of 1073743360 characters or bytes}}
+    nnsight.log(tw_xs)  # expected-remark {{'nnsight.log(tw_xs)' makes a string of 1073743360 characters or bytes}}
+    assert tw_h is not None, tw_xs  # expected-remark {{'tw_xs' makes a string of 1073743360 characters or bytes}}
+    tw_format = "{}".format(tw_xs) + "{a}".format(a=tw_xs)  # expected-remark {{'"{}".format(tw_xs)' makes a string}} expected-remark {{'"{a}".format(a=tw_xs)' makes a string}}
+    tw_mapped = list(map(str, [tw_xs]))  # expected-remark {{'map(str, [tw_xs])' makes a string of 1073743384 characters or bytes}}
+    tw_sorted = sorted([tw_xs, tw_xs], key=str)  # expected-remark {{'sorted([tw_xs, tw_xs], key=str)' makes a string of 2147486768 characters or bytes}}
+    tw_short = "{} of {}".format(len(tw_xs), 64) + str(sorted([1, 2], key=str))
+    print(len(tw_xs), "items")
+    raise ValueError(tw_xs)  # expected-remark {{'ValueError(tw_xs)' makes a string of 1073743360 characters or bytes}}

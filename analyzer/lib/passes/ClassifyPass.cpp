@@ -99,6 +99,7 @@ private:
     // Where a value leaves the cost rule's sight (a range into a container).
     case OpKind::Return: case OpKind::CompYield: case OpKind::Param: case OpKind::Assign:
     case OpKind::NamedExpr:
+    case OpKind::Assert: // its message is written out when it fails
       return checkCost(op, ctx);
     case OpKind::Subscript:
       checkSubscript(op, ctx);
@@ -115,7 +116,7 @@ private:
     case OpKind::WithItem: case OpKind::CompIf:
     // Statements the FAST subset has.
     case OpKind::ExprStmt: case OpKind::AnnAssign:
-    case OpKind::If: case OpKind::Delete: case OpKind::Assert:
+    case OpKind::If: case OpKind::Delete:
     case OpKind::Raise: case OpKind::Pass: case OpKind::Break: case OpKind::Continue:
     case OpKind::Module:
       return;

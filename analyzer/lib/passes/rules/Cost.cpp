@@ -956,6 +956,11 @@ void checkCost(Op &op, RuleContext &ctx) {
     if (std::optional<std::string> why = formatCost(ctx, op))
       report(ctx, op, *why);
     return;
+  case OpKind::Assert: // `assert ok, xs`: a runtime writes xs out when it fails
+    if (const Op *message = op.operand(1))
+      if (std::optional<std::string> why = writtenOut(ctx, message))
+        report(ctx, *message, *why);
+    return;
   case OpKind::Tuple: case OpKind::List: {
     // `x = (x, x)` rebound line after line or in a loop.
     for (const Op *item : op.operands)

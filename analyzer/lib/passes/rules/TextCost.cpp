@@ -102,6 +102,13 @@ std::optional<std::string> copiesUnsizedItems(RuleContext &ctx, const Op *seq) {
   return "copies a text ivc cannot size " + countText(e->length) + " times";
 }
 
+/// Why writing `op` out as text (str does) costs too much, if it does.
+std::optional<std::string> writtenAsText(RuleContext &ctx, const Op *op) {
+  if (std::optional<std::string> why = writtenOut(ctx, op))
+    return why;
+  return copiesUnsizedItems(ctx, op);
+}
+
 } // namespace
 
 /// Why `str`, `repr` or `%` of a sequence ivc sizes costs too much in one
@@ -135,31 +142,13 @@ std::optional<std::string> writtenOut(RuleContext &ctx, const Op *seq) {
 
 namespace {
 
-/// What `map(str, xs)` (or repr, format, ascii) writes out: xs.
-const Op *writtenByMap(RuleContext &ctx, const Op *op) {
-  op = valueBehindNames(ctx, op);
-  if (!op || !op->is(OpKind::Call) || op->operands.size() != 3)
-    return nullptr;
-  auto is = [&](const Op *f, std::initializer_list<std::string_view> names) {
-    const ValueSet &vs = ctx.valuesOf(f);
-    return !vs.empty() && llvm::all_of(vs, [&](const Value &v) {
-      return v.kind == ValueKind::Builtin && isOneOf(v.text, names);
-    });
-  };
-  return is(op->operand(0), {"map"}) && is(op->operand(1), {"str", "repr", "format", "ascii"})
-             ? op->operand(2)
-             : nullptr;
-}
-
 std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::string_view m,
                                       const Op *receiver) {
   std::optional<double> text = textLength(ctx, receiver);
   if (m == "join") { // a text joined is its characters, each a part
     const Op *iterable = argument(call, 0, "iterable");
-    // `sep.join(map(str, xs))` writes out every item of xs in C, as str(xs) does.
-    if (const Op *written = writtenByMap(ctx, iterable))
-      if (std::optional<std::string> why = writtenOut(ctx, written))
-        return why;
+    // (`sep.join(map(str, xs))` writes out every item of xs in C, as
+    // str(xs) does: judged at the map.)
     std::optional<Extent> parts = ExtentOf(ctx).of(iterable);
     if (std::optional<std::string> why = copiesUnsizedItems(ctx, iterable))
       return why;
@@ -171,6 +160,12 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
       return std::string("joins parts ivc cannot count with a separator it cannot size");
     return std::nullopt;
   }
+  if (isOneOf(m, {"format", "format_map"})) // `"{}".format(xs)` writes out xs
+    for (const Op *a : call.operands)
+      if (a != call.operand(0))
+        if (std::optional<std::string> why =
+                writtenAsText(ctx, a && a->is(OpKind::Keyword) ? a->operand(0) : a))
+          return why;
   if (!text)
     return growthOfUnsized(ctx, call, m);
   if (m == "replace") {
@@ -193,7 +188,58 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
 
 } // namespace
 
+namespace {
+
+bool isBuiltin(RuleContext &ctx, const Op *op, std::initializer_list<std::string_view> names) {
+  const ValueSet &vs = ctx.valuesOf(op);
+  return !vs.empty() && llvm::all_of(vs, [&](const Value &v) {
+    return v.kind == ValueKind::Builtin && isOneOf(v.text, names);
+  });
+}
+
+/// Builtin exception classes: a runtime writes out their arguments when it
+/// reports one (`raise ValueError(xs)`), and so does str of one.
+bool isBuiltinException(std::string_view name) {
+  return name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning") ||
+         isOneOf(name, {"StopIteration", "KeyboardInterrupt", "SystemExit", "GeneratorExit"});
+}
+
+/// The arguments `call` writes out as text in one call, whatever its
+/// spelling: print's and log's, a builtin exception's, the items a sort
+/// key of str or repr formats, what `map(str, xs)` formats.
+std::vector<const Op *> formattedArguments(RuleContext &ctx, const Op &call, const Value &callee) {
+  std::vector<const Op *> out;
+  auto all = [&]() {
+    out = positionalArguments(call);
+    for (const Op *a : call.operands)
+      if (a && a->is(OpKind::Keyword))
+        out.push_back(a->operand(0));
+  };
+  bool log = (callee.kind == ValueKind::Qualified && callee.text == "nnsight.log") ||
+             (callee.kind == ValueKind::Method && callee.text == "log" &&
+              callee.receiver == ValueKind::Tracer);
+  if ((callee.kind == ValueKind::Builtin &&
+       (callee.text == "print" || isBuiltinException(callee.text))) || log)
+    all();
+  else if (callee.kind == ValueKind::Builtin && callee.text == "map" &&
+           isBuiltin(ctx, call.operand(1), {"str", "repr", "ascii", "format"}))
+    out.push_back(call.operand(2));
+  if (const Op *key = keywordArgument(call, "key");
+      key && isBuiltin(ctx, key, {"str", "repr", "ascii", "format"})) {
+    const Op *callee = call.operand(0);
+    out.push_back(callee && callee->is(OpKind::Attribute) && callee->text == "sort"
+                      ? callee->operand(0) // `xs.sort(key=str)`
+                      : positionalArgument(call, 0));
+  }
+  return out;
+}
+
+} // namespace
+
 std::optional<std::string> textCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  for (const Op *arg : formattedArguments(ctx, call, callee))
+    if (std::optional<std::string> why = arg ? writtenAsText(ctx, arg) : std::nullopt)
+      return why;
   // str and bytes receivers (ivc types bytes as nothing in particular; the
   // receiver's extent says it is text).
   const Op *attr = call.operand(0);
