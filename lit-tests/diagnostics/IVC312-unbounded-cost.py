@@ -899,3 +899,9 @@ with model.trace("text written out") as tw_tracer:
     tw_short = "{} of {}".format(len(tw_xs), 64) + str(sorted([1, 2], key=str))
     print(len(tw_xs), "items")
     raise ValueError(tw_xs)  # expected-remark {{'ValueError(tw_xs)' makes a string of 1073743360 characters or bytes}}
+
+
+# A dimension of a tensor that holds nothing may be any length.
+with model.trace("range of an empty tensor's dimension"):
+    er_empty = torch.zeros(0, 2**40)
+    er_listed = list(range(er_empty.shape[1]))  # expected-remark {{iterates a range or combinatoric iterator whose length ivc cannot bound}}

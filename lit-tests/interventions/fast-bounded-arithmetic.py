@@ -20,6 +20,7 @@ import functools
 import itertools
 import math
 import operator
+import random
 
 import numpy as np
 import torch
@@ -157,3 +158,10 @@ prompts = ["a", "b"]
 for prompt in prompts:
     with model.trace(prompt):
         prompts.append(model.lm_head.output[0, -1].argmax().save())
+
+# A range of an activation's dimension in a C call: as long as what exists.
+with model.trace("positions"):
+    positions_h = model.transformer.h[0].output[0]
+    positions = torch.tensor(list(range(positions_h.shape[1])))
+    picked = random.sample(range(positions_h.size(1)), 1)
+    halves = list(range(positions_h.size(-1) // 2))

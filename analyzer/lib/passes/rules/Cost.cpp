@@ -546,6 +546,11 @@ void checkModularPower(RuleContext &ctx, const Op &call) {
 bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
   if (args.size() == 1 && Sizer(ctx).of(args[0]).kind == Magnitude::Length)
     return true;
+  // `range(h.shape[1])`, `range(h.size(-1) // 2)`: a length of what exists.
+  if (args.size() == 1)
+    if (std::optional<SizeLimit> limit = sizeLimit(ctx, args[0]);
+        limit && judged(*limit) <= double(MaxElements))
+      return true;
   std::optional<double> n = rangeLength(ctx, args);
   return n && *n <= double(MaxElements);
 }
