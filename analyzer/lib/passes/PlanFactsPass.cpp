@@ -160,6 +160,9 @@ private:
     const Mediator &m = ctx.mediator;
     std::vector<std::string> names, functionNames;
     llvm::StringRef root = llvm::StringRef(ctx.trace.receiver).split('.').first;
+    bool dotted = root.size() != ctx.trace.receiver.size();
+    const Op *rootRead = nullptr; // of the body: `self.layer` in `self.model.trace()`
+    const CodeUnit *rootUnit = nullptr;
     for (const CodeUnit &unit : ctx.code.units) {
       ValueAnalysis &values = *unit.context->values;
       bool body = unit.kind == CodeUnit::Kind::Mediator;
@@ -202,6 +205,8 @@ private:
         if (namesCode && r.symbol && ValueAnalysis::boundToDefinitions(*r.symbol))
           return; // a definition
         names.emplace_back(op->text);
+        if (dotted && !rootRead && llvm::StringRef(op->text) == root)
+          rootRead = op, rootUnit = &unit;
         if (r.symbol && r.symbol->scope && r.symbol->scope->kind == ScopeKind::Function)
           functionNames.emplace_back(op->text);
         if (std::optional<ValueKind> kind =
@@ -219,6 +224,11 @@ private:
     }
     ctx.facts.freeNames = std::move(names);
     ctx.facts.functionNames = std::move(functionNames);
+    // A runtime gives the trace its model alone: nothing the caller passes
+    // can be `self` beside `self.model`.
+    if (rootRead)
+      ctx.report(Tier::Reject, *rootUnit, *rootRead, DiagId::ReceiverRootRead,
+                 {ctx.subject(*rootUnit), root, ctx.trace.receiver});
   }
 
   void definitions(MediatorContext &ctx) {

@@ -210,8 +210,9 @@ def _parse(data):
                     raise PlanError(f"{mw}.free_types: {name!r} is not a free name of a kind "
                                     f"in {', '.join(FREE_TYPES)}")
             med.guards = _guards(m, med.free_names, mw)
-            if dotted and receiver_root in med.free_names:
-                # Nothing the caller gives can cross with the receiver's path.
+            if dotted and receiver_root in med.free_names and med.tier != "reject":
+                # Nothing the caller gives can cross with the receiver's path
+                # (the analyzer rejects such a mediator: IVC213).
                 raise PlanError(f"{mw}: reads {receiver_root!r} other than as the receiver "
                                 f"{trace.receiver!r}; bind the model to a plain name "
                                 f"(model = {trace.receiver}) before the trace")

@@ -1,6 +1,8 @@
 """From source to result: ivc.compile (the analyzer, in-process) to a plan,
 then the runtime runs each mediator in the tier the analyzer chose."""
 
+import copy
+import json
 import os
 import random
 import tempfile
@@ -390,9 +392,17 @@ with model.trace(ids) as tracer:
         expected = Hooked(self.model).replace(
             "transformer.h.1", lambda out: (out[0] * 2,) + tuple(out[1:]))(self.ids)
         self.assertTrue(torch.equal(fast["logits"], expected))
-        # `self` read otherwise is the caller's object, which cannot cross.
+        # `self` read otherwise is the caller's object, which cannot cross:
+        # the analyzer rejects the mediator (IVC213), and a runtime refuses
+        # a plan that says otherwise.
+        rejected = ivc.compile(source.replace("h * 2", "h * self.scale"), filename="probe.py")
+        mediator = rejected.trace(0).mediators[0]
+        self.assertEqual(mediator.tier, "reject")
+        self.assertIn("IVC213", [r["code"] for r in mediator.reasons])
+        forged = copy.deepcopy(rejected.data)
+        forged["traces"][0]["mediators"][0]["tier"] = "fast"
         with self.assertRaisesRegex(ivc.PlanError, "reads 'self' other than as the receiver"):
-            ivc.compile(source.replace("h * 2", "h * self.scale"), filename="probe.py")
+            ivc.load_plan(json.dumps(forged))
 
     def test_plan_from_another_policy_is_refused(self):
         plan = ivc.compile(FAST, filename="steer.py", policy="strict")
