@@ -28,7 +28,7 @@ Policy ndifPolicy() {
                    "einops",      "math",        "random",      "functools",    "itertools",
                    "operator",    "collections", "dataclasses", "typing",       "re",
                    "json",        "nnsight",     "statistics",  "textwrap",     "enum",
-                   "warnings",    "logging",     "contextlib"};
+                   "warnings",    "logging",     "contextlib",  "heapq",        "bisect"};
   p.importAllowlist.assign(p.safeModules.begin(), p.safeModules.end());
   // (torch imports the other safe modules of the standard library itself.)
   p.preload = {"torch", "numpy", "math", "functools", "itertools", "operator", "collections",
