@@ -1,8 +1,8 @@
 # IVC308: constructs outside the FAST subset are remarks that make the
-# mediator ISOLATE: match, generator functions (yield, yield from), async def,
+# mediator ISOLATE: a match that destructures, generator functions (yield, yield from), async def,
 # await, async for/with, async comprehensions and syntax ivc does not model
-# (a type alias statement). Generator expressions, comprehensions, lambdas
-# and local functions are not.
+# (a type alias statement). Generator expressions, comprehensions, lambdas,
+# local functions and a match whose cases only compare are not.
 # RUN: %ivc check --verify %s
 import torch
 
@@ -28,9 +28,9 @@ with model.trace("The Eiffel Tower is in") as tracer:
     hidden = model.transformer.h[0].output[0]
     norms = [h.norm() for h in all_outputs(model.transformer.h)]
     pending = fetch(hidden)
-    match hidden.ndim:  # expected-remark {{Trace body uses a match statement, which is outside the FAST subset}}
-        case 3:
-            last = hidden[:, -1]
+    match hidden.shape:  # expected-remark {{Trace body uses a match statement with a class, sequence or mapping pattern, which is outside the FAST subset}}
+        case (_, _, width):
+            last = hidden[:, -1, :width]
     type Layer = int  # expected-remark {{uses 'type_alias_statement', a construct ivc does not model}}
 
     # The FAST subset: not reported.
@@ -42,3 +42,10 @@ with model.trace("The Eiffel Tower is in") as tracer:
         return h + 1
 
     shifted = shift(hidden).save()
+    match hidden.ndim:
+        case 3 | 4 if hidden.shape[0] > 0:
+            rank = "batched"
+        case None:
+            rank = "none"
+        case other:
+            rank = str(other)

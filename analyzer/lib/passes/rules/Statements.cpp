@@ -30,6 +30,34 @@ bool allowedDecorator(const Value &v, const OpCatalog &cat) {
   return false;
 }
 
+/// Whether a pattern only compares its subject (`case 1:`, `case Mode.A:`,
+/// `case None:`, `case "a" | "b":`, `case _:`, `case other:`): what an
+/// if/elif chain of `==` and `is` does. Class patterns read attributes and
+/// `__match_args__`; sequence and mapping patterns iterate and index.
+bool comparesOnly(const Op *pattern) {
+  if (!pattern)
+    return true; // `case _:`, a capture's missing sub-pattern
+  switch (pattern->kind) {
+  case OpKind::MatchValue: case OpKind::MatchSingleton:
+    return true;
+  case OpKind::MatchAs:
+    return comparesOnly(pattern->operand(0));
+  case OpKind::MatchOr:
+    return llvm::all_of(pattern->operands, [](const Op *p) { return comparesOnly(p); });
+  default:
+    return false;
+  }
+}
+
+/// Whether every case of a match statement only compares its subject.
+bool comparesOnly(const Op &match) {
+  return llvm::all_of(match.regions, [](const Region &r) {
+    return llvm::all_of(r.ops, [](const Op *c) {
+      return !c->is(OpKind::Case) || comparesOnly(c->operand(0));
+    });
+  });
+}
+
 void checkDecorator(Op &op, RuleContext &ctx) {
   const Op *expr = op.operand(0);
   // `@torch.no_grad()` and `@functools.lru_cache(maxsize=2)`: judge the factory.
@@ -280,7 +308,9 @@ void checkStatement(Op &op, RuleContext &ctx) {
       ctx.isolate(op, DiagId::ClassDefinition, {ctx.subject(), "defines", op.text});
     return;
   case OpKind::Match:
-    ctx.isolate(op, DiagId::UnconfirmedConstruct, {ctx.subject(), "a match statement"});
+    if (!comparesOnly(op))
+      ctx.isolate(op, DiagId::UnconfirmedConstruct,
+                  {ctx.subject(), "a match statement with a class, sequence or mapping pattern"});
     return;
   case OpKind::MatchKeyword:
     if (isPrivate(op.text))
