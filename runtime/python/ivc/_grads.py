@@ -43,6 +43,14 @@ class Activation(torch.Tensor):
     def grad(self, value):
         torch._C._TensorBase.grad.__set__(self, value)
 
+    def retain_grad(self):
+        """PyTorch's spelling: `h.retain_grad()` before the backward pass,
+        `h.grad` after it. The gradient is set up here, as reading `.grad`
+        first does."""
+        if self.is_leaf or "_ivc_origin" not in self.__dict__:
+            return super().retain_grad()
+        self.grad  # noqa: B018 - hooks the origin
+
 
 def watched(value, origin, rows, where):
     """`value` (what a mediator is delivered: `origin`, narrowed to `rows`

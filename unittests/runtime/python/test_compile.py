@@ -358,6 +358,25 @@ with model.trace(ids) as tracer:
         self.assertIn("'never' holds the gradient of model.transformer.h.0.output[0], which no "
                       ".backward() of this mediator reached", str(r.mediators[1].error))
 
+    def test_retain_grad_then_grad_after_backward(self):
+        plan = ivc.compile("""\
+with model.trace(ids) as tracer:
+    h = model.transformer.h[1].output[0]
+    h.retain_grad()
+    model.lm_head.output.sum().backward()
+    g = h.grad.save()
+""", filename="retain.py", policy="ndif")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
+        model = TinyGPT()
+        r = self.rt.run(plan, model, [self.ids], {"ids": self.ids})
+        kept = []
+        hook = model.transformer.h[1].register_forward_hook(
+            lambda m, a, out: out[0].retain_grad() or kept.append(out[0]))
+        model(self.ids).sum().backward()
+        hook.remove()
+        self.assertTrue(torch.allclose(r["g"], kept[0].grad))
+        self.assertGreater(r["g"].abs().sum().item(), 0)
+
     def test_an_activations_grad_is_a_tensor_once_backward_has_run(self):
         # Read before the pass, used after it, inside the trace, as a tensor.
         plan = ivc.compile("""\
