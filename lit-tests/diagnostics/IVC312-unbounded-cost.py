@@ -905,3 +905,12 @@ with model.trace("text written out") as tw_tracer:
 with model.trace("range of an empty tensor's dimension"):
     er_empty = torch.zeros(0, 2**40)
     er_listed = list(range(er_empty.shape[1]))  # expected-remark {{iterates a range or combinatoric iterator whose length ivc cannot bound}}
+
+
+# numpy's convolve and correlate multiply every element by every element.
+with model.trace("convolutions"):
+    cv_h = model.transformer.h[0].output[0]
+    cv_big = np.convolve(np.ones(2**16), np.ones(2**16))  # expected-remark {{convolves 65536 by 65536 elements, every element by every element}}
+    cv_cor = np.correlate(np.ones(2**16), np.ones(2**16), "full")  # expected-remark {{convolves 65536 by 65536 elements}}
+    cv_unknown = np.convolve(cv_h.tolist()[0][0], np.ones(3))  # expected-remark {{convolves operands of sizes ivc cannot bound}}
+    cv_small = np.convolve(np.ones(100), [1, 2, 1]) + np.convolve([1.0, 2.0], [0.5, 0.5]).sum()

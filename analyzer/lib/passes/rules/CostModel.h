@@ -45,6 +45,8 @@ constexpr int64_t MaxBlindExponent = 64;
 // Elements of one tensor a factory may make in process: 1 GiB of float32
 // (torch 1.13 on the development machine: torch.ones(2^28) 0.33 s).
 constexpr double MaxTensorElements = double(1 << 28);
+// Multiply-adds of one numpy convolution (2^16 by 2^16: 4.5 s).
+constexpr double MaxConvolutionProducts = double(1 << 28);
 // Bytes of source (a body and its definitions) a runtime compiles in the
 // server's process: folding constants makes at most about 400 times that.
 constexpr size_t MaxFastCodeBytes = 64 << 10;

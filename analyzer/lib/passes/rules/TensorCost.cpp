@@ -1347,8 +1347,32 @@ std::optional<std::string> rowsIteratedCost(RuleContext &ctx, const Op &at, cons
   return piecesCost(ctx, MethodCall{at, "unbind", iterable, at.operands.size()});
 }
 
+/// numpy's convolve and correlate multiply every element of one operand by
+/// every one of the other, in one call that holds the interpreter: 2^16 by
+/// 2^16 took 4.5 s.
+std::optional<std::string> convolutionCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  if (callee.kind != ValueKind::Qualified ||
+      !isOneOf(callee.text, {"numpy.convolve", "numpy.correlate"}))
+    return std::nullopt;
+  auto sized = [&](size_t i, const char *name) -> std::optional<double> {
+    const Op *a = argument(call, i, name);
+    if (std::optional<double> n = tensorElements(ctx, a))
+      return n;
+    return a ? iterableLength(ctx, a) : std::nullopt;
+  };
+  std::optional<double> a = sized(0, "a"), v = sized(1, "v");
+  if (!a || !v)
+    return "convolves operands of sizes ivc cannot bound, every element by every element";
+  if (*a * *v > MaxConvolutionProducts)
+    return "convolves " + countText(*a) + " by " + countText(*v) +
+           " elements, every element by every element";
+  return std::nullopt;
+}
+
 std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, const Value &callee) {
   if (std::optional<std::string> why = iterationCost(ctx, call, callee))
+    return why;
+  if (std::optional<std::string> why = convolutionCost(ctx, call, callee))
     return why;
   if (callee.kind == ValueKind::Qualified) {
     std::optional<double> n = factoryElements(ctx, call, callee.text);
