@@ -50,12 +50,11 @@ std::string dump(const TSTree *tree) {
 } // namespace
 
 TEST(ApplyChange, InsertionAndItsTreeEdit) {
-  SourceFile before("f.py", "a = 1\nb = '\xC3\xA9'\n");
+  EditableText text("a = 1\nb = '\xC3\xA9'\n");
   TSInputEdit e;
   // After the é of line 1 (UTF-16 column 6, byte column 7), insert "x\ny".
-  auto after = applyChange(before, change({1, 6}, {1, 6}, "x\ny"), PositionEncoding::Utf16, e);
-  ASSERT_TRUE(bool(after));
-  EXPECT_EQ(*after, "a = 1\nb = '\xC3\xA9x\ny'\n");
+  ASSERT_FALSE(bool(applyChange(text, change({1, 6}, {1, 6}, "x\ny"), PositionEncoding::Utf16, e)));
+  EXPECT_EQ(text.text(), "a = 1\nb = '\xC3\xA9x\ny'\n");
   EXPECT_EQ(e.start_byte, 13u);
   EXPECT_EQ(e.old_end_byte, 13u);
   EXPECT_EQ(e.new_end_byte, 16u);
@@ -66,11 +65,10 @@ TEST(ApplyChange, InsertionAndItsTreeEdit) {
 }
 
 TEST(ApplyChange, DeletionAcrossLines) {
-  SourceFile before("f.py", "ab\ncd\nef\n");
+  EditableText text("ab\ncd\nef\n");
   TSInputEdit e;
-  auto after = applyChange(before, change({0, 1}, {2, 1}, ""), PositionEncoding::Utf16, e);
-  ASSERT_TRUE(bool(after));
-  EXPECT_EQ(*after, "af\n");
+  ASSERT_FALSE(bool(applyChange(text, change({0, 1}, {2, 1}, ""), PositionEncoding::Utf16, e)));
+  EXPECT_EQ(text.text(), "af\n");
   EXPECT_EQ(e.old_end_point.row, 2u);
   EXPECT_EQ(e.old_end_point.column, 1u);
   EXPECT_EQ(e.new_end_point.row, 0u);
@@ -78,17 +76,57 @@ TEST(ApplyChange, DeletionAcrossLines) {
 }
 
 TEST(ApplyChange, RejectsWhatIsOutOfRange) {
-  SourceFile before("f.py", "ab\n\xF0\x9F\x98\x80\n");
+  EditableText text("ab\n\xF0\x9F\x98\x80\n");
   TSInputEdit e;
-  auto past = applyChange(before, change({5, 0}, {5, 0}, "x"), PositionEncoding::Utf16, e);
-  EXPECT_FALSE(bool(past));
-  llvm::consumeError(past.takeError());
-  auto split = applyChange(before, change({1, 1}, {1, 1}, "x"), PositionEncoding::Utf16, e);
-  EXPECT_FALSE(bool(split));
-  EXPECT_NE(llvm::toString(split.takeError()).find("inside a code point"), std::string::npos);
-  auto reversed = applyChange(before, change({0, 2}, {0, 1}, ""), PositionEncoding::Utf16, e);
-  EXPECT_FALSE(bool(reversed));
-  llvm::consumeError(reversed.takeError());
+  llvm::Error past = applyChange(text, change({5, 0}, {5, 0}, "x"), PositionEncoding::Utf16, e);
+  EXPECT_TRUE(bool(past));
+  llvm::consumeError(std::move(past));
+  llvm::Error split = applyChange(text, change({1, 1}, {1, 1}, "x"), PositionEncoding::Utf16, e);
+  ASSERT_TRUE(bool(split));
+  EXPECT_NE(llvm::toString(std::move(split)).find("inside a code point"), std::string::npos);
+  llvm::Error reversed = applyChange(text, change({0, 2}, {0, 1}, ""), PositionEncoding::Utf16, e);
+  EXPECT_TRUE(bool(reversed));
+  llvm::consumeError(std::move(reversed));
+  EXPECT_EQ(text.text(), "ab\n\xF0\x9F\x98\x80\n");
+}
+
+TEST(EditableText, KeepsLinesAsSourceFileAndTreeSitterCountThem) {
+  // Random edits of text full of line ends of every kind, \r\n pairs made
+  // and split included: after each, every position resolves as it does in
+  // a SourceFile of the same text, and every point as counting '\n' says.
+  std::mt19937 rng(7);
+  const char alphabet[] = {'a', '\n', '\r', 'b', '\r', '\n'};
+  auto piece = [&](size_t most) {
+    std::string s(rng() % (most + 1), 'a');
+    for (char &c : s)
+      c = alphabet[rng() % sizeof alphabet];
+    return s;
+  };
+  EditableText text(piece(40));
+  for (int round = 0; round < 2000; ++round) {
+    uint32_t size = uint32_t(text.text().size());
+    uint32_t a = rng() % (size + 1), b = std::min<uint32_t>(size, a + rng() % 6);
+    text.replace(a, b, piece(5));
+    SourceFile file("f.py", text.text());
+    for (uint32_t line = 0; line <= file.lineCount(); ++line)
+      for (int64_t character : {0, 1, 3, 100}) {
+        Position p{int64_t(line), character};
+        OffsetResult got = text.offsetOf(p, PositionEncoding::Utf16);
+        OffsetResult want = toOffset(file, p, PositionEncoding::Utf16, /*strict=*/true);
+        ASSERT_EQ(got.error, want.error) << "round " << round << " line " << line;
+        if (want.error == OffsetError::None) {
+          ASSERT_EQ(got.offset, want.offset) << "round " << round << " line " << line;
+        }
+      }
+    for (uint32_t offset = 0; offset <= text.text().size(); ++offset) {
+      std::string_view before = std::string_view(text.text()).substr(0, offset);
+      uint32_t rows = uint32_t(std::count(before.begin(), before.end(), '\n'));
+      size_t nl = before.rfind('\n');
+      TSPoint p = text.pointAt(offset);
+      ASSERT_EQ(p.row, rows);
+      ASSERT_EQ(p.column, nl == std::string_view::npos ? offset : uint32_t(offset - nl - 1));
+    }
+  }
 }
 
 TEST(DocumentStore, ChangesAreAllOrNothing) {

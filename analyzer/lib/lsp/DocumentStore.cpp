@@ -9,16 +9,6 @@ namespace ivc::lsp {
 
 namespace {
 
-// The point of `offset` as tree-sitter counts: rows end at '\n' only, and
-// the column is in bytes.
-TSPoint pointAt(std::string_view text, uint32_t offset) {
-  std::string_view before = text.substr(0, offset);
-  uint32_t row = uint32_t(std::count(before.begin(), before.end(), '\n'));
-  size_t nl = before.rfind('\n');
-  uint32_t column = nl == std::string_view::npos ? offset : uint32_t(offset - nl - 1);
-  return {row, column};
-}
-
 // The point reached from `start` after `inserted`.
 TSPoint pointAfter(TSPoint start, std::string_view inserted) {
   uint32_t rows = uint32_t(std::count(inserted.begin(), inserted.end(), '\n'));
@@ -37,42 +27,37 @@ std::string describe(const Position &p) {
 
 } // namespace
 
-llvm::Expected<std::string> applyChange(const SourceFile &before, const ContentChange &change,
-                                        PositionEncoding encoding, TSInputEdit &edit) {
-  const std::string &text = before.text();
+llvm::Error applyChange(EditableText &text, const ContentChange &change, PositionEncoding encoding,
+                        TSInputEdit &edit) {
   if (!change.range) {
     edit.start_byte = 0;
-    edit.old_end_byte = uint32_t(text.size());
+    edit.old_end_byte = uint32_t(text.text().size());
     edit.new_end_byte = uint32_t(change.text.size());
     edit.start_point = {0, 0};
-    edit.old_end_point = pointAt(text, uint32_t(text.size()));
+    edit.old_end_point = text.pointAt(uint32_t(text.text().size()));
     edit.new_end_point = pointAfter({0, 0}, change.text);
-    return change.text;
+    text = EditableText(change.text);
+    return llvm::Error::success();
   }
-  OffsetResult start = toOffset(before, change.range->start, encoding, /*strict=*/true);
+  OffsetResult start = text.offsetOf(change.range->start, encoding);
   if (start.error != OffsetError::None)
     return invalid("edit start " + describe(change.range->start) + ": " +
                    std::string(offsetErrorMessage(start.error)));
-  OffsetResult end = toOffset(before, change.range->end, encoding, /*strict=*/true);
+  OffsetResult end = text.offsetOf(change.range->end, encoding);
   if (end.error != OffsetError::None)
     return invalid("edit end " + describe(change.range->end) + ": " +
                    std::string(offsetErrorMessage(end.error)));
   if (end.offset < start.offset)
     return invalid("edit range " + describe(change.range->start) + "-" +
                    describe(change.range->end) + " ends before it starts");
-  std::string after;
-  after.reserve(text.size() - (end.offset - start.offset) + change.text.size());
-  after.append(text, 0, start.offset);
-  after += change.text;
-  after.append(text, end.offset, std::string::npos);
-
   edit.start_byte = start.offset;
   edit.old_end_byte = end.offset;
   edit.new_end_byte = start.offset + uint32_t(change.text.size());
-  edit.start_point = pointAt(text, start.offset);
-  edit.old_end_point = pointAt(text, end.offset);
+  edit.start_point = text.pointAt(start.offset);
+  edit.old_end_point = text.pointAt(end.offset);
   edit.new_end_point = pointAfter(edit.start_point, change.text);
-  return after;
+  text.replace(start.offset, end.offset, change.text);
+  return llvm::Error::success();
 }
 
 std::string DocumentStore::pathOf(const std::string &uri) {
@@ -102,19 +87,19 @@ llvm::Error DocumentStore::change(const std::string &uri, int64_t version,
     source = it->second.source;
   }
   // Apply every change to a new text first: all or nothing.
+  EditableText text(source->text());
   std::vector<TSInputEdit> edits;
   bool replaced = false; // a whole-text change: the old tree is no base
   for (size_t i = 0; i < changes.size(); ++i) {
     TSInputEdit edit;
-    llvm::Expected<std::string> next = applyChange(*source, changes[i], encoding, edit);
-    if (!next)
+    if (llvm::Error err = applyChange(text, changes[i], encoding, edit))
       return invalid("contentChanges[" + std::to_string(i) + "]: " +
-                     llvm::toString(next.takeError()));
+                     llvm::toString(std::move(err)));
     replaced |= !changes[i].range;
     if (!replaced)
       edits.push_back(edit);
-    source = std::make_shared<const SourceFile>(source->path(), std::move(*next));
   }
+  source = std::make_shared<const SourceFile>(source->path(), text.take());
   std::lock_guard<std::mutex> lock(mutex_);
   Document &d = docs_[uri]; // open: only this thread opens and closes
   d.version = version;

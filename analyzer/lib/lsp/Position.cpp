@@ -89,11 +89,6 @@ std::string_view offsetErrorMessage(OffsetError e) {
   return "";
 }
 
-namespace {
-
-// The byte column after `units` units of `e` in `line`: the end of the line
-// when `units` reaches past it; `inside` is set when `units` falls between
-// the units of one code point (the column is then that code point's start).
 uint32_t columnOf(std::string_view line, uint64_t units, PositionEncoding e, bool &inside) {
   inside = false;
   size_t i = 0;
@@ -113,8 +108,6 @@ uint32_t columnOf(std::string_view line, uint64_t units, PositionEncoding e, boo
   }
   return uint32_t(i);
 }
-
-} // namespace
 
 OffsetResult toOffset(const SourceFile &file, Position p, PositionEncoding e, bool strict) {
   if (p.line < 0 || uint64_t(p.line) >= file.lineCount()) {

@@ -11,6 +11,7 @@
 #define IVC_LSP_DOCUMENTSTORE_H
 
 #include "ivc/frontend/Frontend.h"
+#include "ivc/lsp/EditableText.h"
 #include "ivc/lsp/Position.h"
 
 #include "llvm/Support/Error.h"
@@ -33,12 +34,12 @@ struct ContentChange {
   std::string text;
 };
 
-/// Applies `change` to the text of `before` and returns the new text, with
-/// the tree-sitter edit that describes it in `edit` (byte offsets, and rows
-/// and byte columns counted as tree-sitter does, by '\n'). Fails for a range
-/// that is out of the text, splits a code point or ends before it starts.
-llvm::Expected<std::string> applyChange(const SourceFile &before, const ContentChange &change,
-                                        PositionEncoding encoding, TSInputEdit &edit);
+/// Applies `change` to `text`, with the tree-sitter edit that describes it
+/// in `edit` (byte offsets, and rows and byte columns counted as tree-sitter
+/// does, by '\n'). Fails, leaving `text` as it was, for a range that is out
+/// of the text, splits a code point or ends before it starts.
+llvm::Error applyChange(EditableText &text, const ContentChange &change,
+                        PositionEncoding encoding, TSInputEdit &edit);
 
 /// What an analysis of one version needs; owns its copy of the tree.
 struct Snapshot {

@@ -73,6 +73,11 @@ struct OffsetResult {
 /// clamped: to the end of the text, and down to the start of the code point.
 OffsetResult toOffset(const SourceFile &file, Position p, PositionEncoding e, bool strict);
 
+/// The byte column after `units` units of `e` in `line`: the end of the line
+/// when `units` reaches past it; `inside` is set when `units` falls between
+/// the units of one code point (the column is then that code point's start).
+uint32_t columnOf(std::string_view line, uint64_t units, PositionEncoding e, bool &inside);
+
 } // namespace ivc::lsp
 
 #endif
