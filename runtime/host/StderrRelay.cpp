@@ -67,17 +67,27 @@ void StderrRelay::loop() {
   double tokens = double(limits_.burstBytes);
   Clock::time_point last = Clock::now(), reported = last - std::chrono::seconds(1);
   uint64_t unreported = 0;
-  bool midLine = false;
+  // The worker's line being written, marked and escaped: held until its
+  // '\n', so that nothing of the host's lands inside it and its rest is
+  // never written unmarked after a line of the host's. One that is long or
+  // slow to end is cut (HeldLineBytes, HeldLineMs) and goes on marked anew.
+  std::string line;
+  auto cut = [&]() {
+    if (line.empty())
+      return;
+    line += '\n';
+    writeAll(sink_.get(), line.data(), line.size());
+    line.clear();
+  };
   // At most one line of ivc's own a second, counting what was dropped since.
   auto report = [&](bool now) {
     if (unreported == 0 || (!now && Clock::now() - reported < std::chrono::seconds(1)))
       return;
-    std::string line = std::string(midLine ? "\n" : "") + "ivc: dropped " +
-                       std::to_string(unreported) + " bytes of worker stderr (over " +
-                       std::to_string(limits_.bytesPerSecond) + " bytes a second)\n";
-    writeAll(sink_.get(), line.data(), line.size());
+    std::string notice = "ivc: dropped " + std::to_string(unreported) +
+                         " bytes of worker stderr (over " +
+                         std::to_string(limits_.bytesPerSecond) + " bytes a second)\n";
+    writeAll(sink_.get(), notice.data(), notice.size());
     unreported = 0;
-    midLine = false;
     reported = Clock::now();
   };
   // Every line a worker writes is marked as a worker's: one that reads
@@ -87,24 +97,30 @@ void StderrRelay::loop() {
   auto pass = [&](const char *data, size_t n) {
     out.clear();
     for (size_t i = 0; i < n; ++i) {
-      if (!midLine)
-        out += WorkerPrefix;
+      if (line.empty())
+        line += WorkerPrefix;
       unsigned char c = static_cast<unsigned char>(data[i]);
       if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
         static constexpr char Hex[] = "0123456789abcdef";
-        out += {'\\', 'x', Hex[c >> 4], Hex[c & 15]};
+        line += {'\\', 'x', Hex[c >> 4], Hex[c & 15]};
       } else {
-        out += char(c);
+        line += char(c);
       }
-      midLine = c != '\n';
+      if (c == '\n') {
+        out += line;
+        line.clear();
+      }
     }
     writeAll(sink_.get(), out.data(), out.size());
+    if (line.size() > HeldLineBytes)
+      cut();
   };
   char buf[64 << 10];
   for (;;) {
     struct pollfd fds[2] = {{readEnd_.get(), POLLIN, 0}, {stopRead_.get(), POLLIN, 0}};
-    // While something is unreported, wake within a second to say so.
-    int ready = ::poll(fds, 2, unreported ? 1000 : -1);
+    // While a line is held, wake to cut it; while something is unreported,
+    // within a second to say so.
+    int ready = ::poll(fds, 2, !line.empty() ? HeldLineMs : unreported ? 1000 : -1);
     if (ready < 0 && errno != EINTR)
       return;
     Clock::time_point now = Clock::now();
@@ -113,6 +129,7 @@ void StderrRelay::loop() {
                                    double(limits_.bytesPerSecond));
     last = now;
     if (ready == 0) {
+      cut();
       report(false);
       continue;
     }
@@ -129,6 +146,7 @@ void StderrRelay::loop() {
       }
     }
     if (fds[1].revents & POLLIN) {
+      cut();
       report(true);
       return;
     }

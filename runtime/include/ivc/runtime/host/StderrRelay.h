@@ -27,6 +27,10 @@ class StderrRelay {
 public:
   /// What starts every line a worker writes.
   static constexpr std::string_view WorkerPrefix = "[worker] ";
+  /// A worker's unfinished line is held this long, or up to this size,
+  /// then written cut (with a '\n').
+  static constexpr int HeldLineMs = 100;
+  static constexpr size_t HeldLineBytes = 4096;
 
   struct Limits {
     size_t burstBytes = 256 << 10;
