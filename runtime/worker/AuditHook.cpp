@@ -80,18 +80,27 @@ struct Generator {
   const char *function; // a dotted path in the module
   bool compiles;
   std::vector<std::string_view> sets; // attributes it may set on what it made
-  PyObject *code = nullptr;           // held for the life of the worker
+  /// What else must hold for it to compile (the frame is its own).
+  bool (*compilesNow)(PyFrameObject *frame) = nullptr;
+  PyObject *code = nullptr; // held for the life of the worker
 };
+
+bool fieldsNamedByIdentifiers(PyFrameObject *frame);
 
 std::vector<Generator> g_generators = {
     {"collections", "namedtuple", true, {"__module__", "__defaults__"}},
-    {"dataclasses", "_create_fn", true, {}},
+    {"dataclasses", "_create_fn", true, {}, fieldsNamedByIdentifiers},
     {"dataclasses", "_process_class", false, {"__doc__"}},
     {"typing", "NamedTupleMeta.__new__", false, {"__bases__", "__qualname__"}},
 };
+constexpr size_t ProcessClass = 2;
+
+// dataclasses.Field, and its `name` slot as the class defined it.
+PyObject *g_fieldType = nullptr;
+PyObject *g_fieldName = nullptr;
 
 // Only modules already loaded: this imports nothing the policy did not.
-PyObject *codeOf(const char *module, const char *path) {
+PyObject *attributeOf(const char *module, const char *path) {
   PyObject *name = PyUnicode_FromString(module);
   PyObject *at = name ? PyImport_GetModule(name) : nullptr;
   Py_XDECREF(name);
@@ -102,12 +111,74 @@ PyObject *codeOf(const char *module, const char *path) {
     Py_DECREF(at);
     at = next;
   }
-  PyObject *code = at ? PyObject_GetAttrString(at, "__code__") : nullptr;
-  Py_XDECREF(at);
+  PyErr_Clear();
+  return at;
+}
+
+PyObject *codeOf(const char *module, const char *path) {
+  PyObject *fn = attributeOf(module, path);
+  PyObject *code = fn ? PyObject_GetAttrString(fn, "__code__") : nullptr;
+  Py_XDECREF(fn);
   PyErr_Clear();
   if (code && !PyCode_Check(code))
     Py_CLEAR(code);
   return code;
+}
+
+void rememberGenerators() {
+  for (Generator &g : g_generators)
+    g.code = codeOf(g.module, g.function);
+  g_fieldType = attributeOf("dataclasses", "Field");
+  if (g_fieldType && PyType_Check(g_fieldType))
+    g_fieldName = PyDict_GetItemString(reinterpret_cast<PyTypeObject *>(g_fieldType)->tp_dict,
+                                       "name");
+  Py_XINCREF(g_fieldName);
+}
+
+bool isIdentifier(PyObject *s) { return s && PyUnicode_Check(s) && PyUnicode_IsIdentifier(s) == 1; }
+
+// A dataclass's methods are compiled from its fields' names, which user code
+// may change once a class is made (`dataclasses.fields(C)[0].name = ...`),
+// and a subclass then compiles: only while every field of the class being
+// made (the `fields` of _process_class, up the calling frames) is a Field
+// named by an identifier, read through the slot the class defined.
+bool fieldsNamedByIdentifiers(PyFrameObject *frame) {
+  PyObject *processClass = g_generators[ProcessClass].code;
+  if (!processClass || !g_fieldName || !Py_TYPE(g_fieldName)->tp_descr_get)
+    return false;
+  PyFrameObject *f = PyFrame_GetBack(frame);
+  bool found = false;
+  for (int depth = 0; f && !found && depth < 8; ++depth) {
+    PyCodeObject *code = PyFrame_GetCode(f);
+    found = reinterpret_cast<PyObject *>(code) == processClass;
+    Py_DECREF(code);
+    if (!found) {
+      PyFrameObject *back = PyFrame_GetBack(f);
+      Py_DECREF(f);
+      f = back;
+    }
+  }
+  if (!found) {
+    Py_XDECREF(f);
+    return false;
+  }
+  PyObject *locals = PyFrame_GetLocals(f);
+  Py_DECREF(f);
+  PyObject *fields = locals ? PyMapping_GetItemString(locals, "fields") : nullptr;
+  Py_XDECREF(locals);
+  bool ok = fields && PyDict_CheckExact(fields);
+  Py_ssize_t at = 0;
+  PyObject *key, *field;
+  while (ok && PyDict_Next(fields, &at, &key, &field)) {
+    ok = isIdentifier(key) && Py_TYPE(field) == reinterpret_cast<PyTypeObject *>(g_fieldType);
+    PyObject *name = ok ? Py_TYPE(g_fieldName)->tp_descr_get(g_fieldName, field, g_fieldType)
+                        : nullptr;
+    ok = ok && isIdentifier(name);
+    Py_XDECREF(name);
+  }
+  Py_XDECREF(fields);
+  PyErr_Clear();
+  return ok;
 }
 
 bool builtByGenerator(std::string_view event, PyObject *args) {
@@ -125,7 +196,7 @@ bool builtByGenerator(std::string_view event, PyObject *args) {
   if (g == g_generators.end())
     return false;
   if (compiling)
-    return g->compiles;
+    return g->compiles && (!g->compilesNow || g->compilesNow(frame));
   PyObject *attr = PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 1 ? PyTuple_GET_ITEM(args, 1)
                                                                       : nullptr;
   const char *name = attr && PyUnicode_Check(attr) ? PyUnicode_AsUTF8(attr) : nullptr;
@@ -159,8 +230,7 @@ bool installAuditHook(const HookPolicy &policy) {
   g_policy = policy;
   g_trustedThread = PyThread_get_thread_ident();
   if (!g_installed) {
-    for (Generator &g : g_generators)
-      g.code = codeOf(g.module, g.function);
+    rememberGenerators();
     if (!watchCollections() || PySys_AddAuditHook(hook, nullptr) != 0)
       return false;
     g_installed = true;

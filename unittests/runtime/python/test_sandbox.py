@@ -81,6 +81,18 @@ class Policy(unittest.TestCase):
                 pass
             namedtuple.__code__ = collections.namedtuple.__code__
             """, "sandbox", "object.__setattr__")
+        # Nor text other than identifiers: a made class's field renamed is
+        # compiled into a subclass's methods.
+        self.assertBlocked("""
+            import dataclasses
+            @dataclasses.dataclass
+            class A:
+                x: int = 0
+            dataclasses.fields(A)[0].name = "x=print('injected'),y"
+            @dataclasses.dataclass
+            class B(A):
+                pass
+            """, "exec", "compile")
 
     def test_sandbox_events_are_always_refused(self):
         self.assertBlocked("import sys\nsys.settrace(None)", "sandbox", "sys.settrace")
