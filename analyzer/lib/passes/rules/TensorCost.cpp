@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
 
+#include "llvm/ADT/StringSet.h"
+
 namespace ivc::rules::cost {
 
 using namespace ir;
@@ -93,24 +95,28 @@ std::vector<double> broadcastOf(const std::vector<std::vector<double>> &shapes) 
 /// Torch's and numpy's elementwise functions (and tensor methods) of
 /// several tensors, which broadcast them against each other.
 bool broadcastsItsOperands(std::string_view f) {
-  return isOneOf(f, {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
-                     "floor_divide", "fmod", "remainder", "mod", "pow", "power", "float_power",
-                     "maximum", "minimum", "fmax", "fmin", "atan2", "arctan2", "hypot",
-                     "copysign", "xlogy", "heaviside", "logaddexp", "logaddexp2", "ldexp",
-                     "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal",
-                     "less_equal", "not_equal", "equal", "isclose", "logical_and", "logical_or",
-                     "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "lerp", "where",
-                     "addcmul", "addcdiv", "clamp", "clip", "masked_fill", "broadcast_tensors",
-                     "broadcast_arrays"});
+  static const llvm::StringSet<> names = {
+      "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+      "floor_divide", "fmod", "remainder", "mod", "pow", "power", "float_power",
+      "maximum", "minimum", "fmax", "fmin", "atan2", "arctan2", "hypot",
+      "copysign", "xlogy", "heaviside", "logaddexp", "logaddexp2", "ldexp",
+      "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal",
+      "less_equal", "not_equal", "equal", "isclose", "logical_and", "logical_or",
+      "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "lerp", "where",
+      "addcmul", "addcdiv", "clamp", "clip", "masked_fill", "broadcast_tensors",
+      "broadcast_arrays"};
+  return names.contains(f);
 }
 
 /// Elementwise functions and methods of one tensor, whose result has its
 /// shape.
 bool keepsItsShape(std::string_view f) {
-  return isOneOf(f, {"abs", "neg", "negative", "exp", "log", "sqrt", "square", "sin", "cos",
-                     "tanh", "sigmoid", "relu", "sign", "floor", "ceil", "round", "reciprocal",
-                     "clone", "contiguous", "detach", "float", "double", "half", "bfloat16",
-                     "long", "nn.functional.relu", "nn.functional.gelu", "nn.functional.silu"});
+  static const llvm::StringSet<> names = {
+      "abs", "neg", "negative", "exp", "log", "sqrt", "square", "sin", "cos",
+      "tanh", "sigmoid", "relu", "sign", "floor", "ceil", "round", "reciprocal",
+      "clone", "contiguous", "detach", "float", "double", "half", "bfloat16",
+      "long", "nn.functional.relu", "nn.functional.gelu", "nn.functional.silu"};
+  return names.contains(f);
 }
 
 /// The operands an elementwise call broadcasts (the receiver first for a
