@@ -914,3 +914,22 @@ with model.trace("convolutions"):
     cv_cor = np.correlate(np.ones(2**16), np.ones(2**16), "full")  # expected-remark {{convolves 65536 by 65536 elements}}
     cv_unknown = np.convolve(cv_h.tolist()[0][0], np.ones(3))  # expected-remark {{convolves operands of sizes ivc cannot bound}}
     cv_small = np.convolve(np.ones(100), [1, 2, 1]) + np.convolve([1.0, 2.0], [0.5, 0.5]).sum()
+
+
+# The same text through spread arguments, the method taken from str, and
+# calls that copy, reorder or pair up items.
+with model.trace("text spread and carried") as ts_tracer:
+    ts_xs = ["a" * 2**24] * 64
+    ts_d = {"k": ts_xs}
+    ts_spread = "{0}".format(*[ts_xs])  # expected-remark {{'"{0}".format(*[ts_xs])' makes a string of 1073743384 characters or bytes}}
+    ts_kw = "{k}".format(**ts_d)  # expected-remark {{makes a string of 1073743409 characters or bytes}}
+    print(*ts_xs)  # expected-remark {{'print(*ts_xs)' makes a string}}
+    ts_tracer.log(*ts_xs)  # expected-remark {{'ts_tracer.log(*ts_xs)' makes a string}}
+    ts_unbound = str.format("{}", ts_xs)  # expected-remark {{'str.format("{}", ts_xs)' makes a string}}
+    ts_zipped = str(list(zip(ts_xs, ts_xs)))  # expected-remark {{'str(list(zip(ts_xs, ts_xs)))' makes a string of 2147488256 characters or bytes}}
+    ts_dict = str(dict(k=ts_xs))  # expected-remark {{'str(dict(k=ts_xs))' makes a string}}
+    ts_sorted = str(sorted(ts_xs)) + str(list(reversed(ts_xs)))  # expected-remark {{'str(sorted(ts_xs))' makes a string}} expected-remark {{'str(list(reversed(ts_xs)))' makes a string}}
+    ts_enumerated = str(list(enumerate(ts_xs)))  # expected-remark {{'str(list(enumerate(ts_xs)))' makes a string}}
+    ts_small = str(list(zip([1, 2], ["a", "b"]))) + "{} {}".format(*[1, 2])
+    print(*[1, 2, 3])
+    raise ValueError(*ts_xs)  # expected-remark {{'ValueError(*ts_xs)' makes a string}}

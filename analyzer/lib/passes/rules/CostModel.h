@@ -134,6 +134,7 @@ private:
   std::optional<Extent> ofBinary(const ir::Op &op, int depth);
   std::optional<Extent> ofComprehension(const ir::Op &comp, int depth);
   std::optional<Extent> ofItem(const ir::Op *item, int depth);
+  std::optional<Extent> ofItemsCarried(const ir::Op &call, int depth);
 
   RuleContext &ctx_;
   int visits_ = 0;

@@ -166,6 +166,8 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   case OpKind::Call: { // `list(range(n))`, `tuple(s)`, `map(f, xs)`: one item each at most
     if (std::optional<double> n = listedNumbers(ctx_, op)) // `t.tolist()`: its numbers
       return Extent{*n, *n};
+    if (std::optional<Extent> e = ofItemsCarried(*op, depth))
+      return e;
     const Op *items = isListing(ctx_, *op) ? op->operand(1) : itemsPassedOn(ctx_, *op);
     if (!items)
       return std::nullopt;
@@ -175,6 +177,54 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
   case OpKind::ListComp: return ofComprehension(*op, depth);
   default: return std::nullopt;
   }
+}
+
+std::optional<Extent> ExtentOf::ofItemsCarried(const Op &call, int depth) {
+  // What copies, reorders or pairs up the items of its arguments holds what
+  // they hold: `list(reversed(xs))`, `sorted(xs)`, `zip(xs, ys)`,
+  // `enumerate(xs)`, `dict(k=xs)`.
+  const ValueSet &callee = ctx_.valuesOf(call.operand(0));
+  if (callee.size() != 1 || callee[0].kind != ValueKind::Builtin)
+    return std::nullopt;
+  std::string_view f = callee[0].text;
+  std::vector<const Op *> args(call.operands.begin() + 1, call.operands.end());
+  if (llvm::any_of(args, [](const Op *a) { return !a || a->is(OpKind::Starred) || a->is(OpKind::KwSplat); }))
+    return std::nullopt;
+  bool keywords = llvm::any_of(args, [](const Op *a) { return a->is(OpKind::Keyword); });
+  if (f == "dict" && keywords) {
+    Extent e;
+    for (const Op *a : args) {
+      if (!a->is(OpKind::Keyword))
+        return std::nullopt;
+      std::optional<Extent> inner = ofItem(a->operand(0), depth + 1);
+      e.length += 1;
+      e.reach += 1 + (inner && !inner->text ? inner->reach : 0);
+      e.chars += inner ? (inner->text ? inner->length : inner->chars) : 0;
+    }
+    return e;
+  }
+  if (keywords || args.empty())
+    return std::nullopt;
+  if (args.size() == 1 && isOneOf(f, {"list", "tuple", "sorted", "reversed", "iter", "set",
+                                      "frozenset", "enumerate"})) {
+    std::optional<Extent> e = of(args[0], depth + 1);
+    if (e && f == "enumerate") // a pair and an index each
+      e->reach += 2 * e->length;
+    return e && !e->text ? e : std::nullopt;
+  }
+  if (f != "zip")
+    return std::nullopt;
+  Extent e{HUGE_VAL, 0};
+  for (const Op *a : args) {
+    std::optional<Extent> inner = of(a, depth + 1);
+    if (!inner)
+      return std::nullopt;
+    e.length = std::min(e.length, inner->length);
+    e.reach += inner->text ? inner->length : inner->reach;
+    e.chars += inner->text ? inner->length : inner->chars;
+  }
+  e.reach += e.length; // a tuple each
+  return e;
 }
 
 std::optional<double> textLength(RuleContext &ctx, const Op *op) {

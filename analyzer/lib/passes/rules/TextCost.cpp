@@ -160,12 +160,14 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
       return std::string("joins parts ivc cannot count with a separator it cannot size");
     return std::nullopt;
   }
-  if (isOneOf(m, {"format", "format_map"})) // `"{}".format(xs)` writes out xs
-    for (const Op *a : call.operands)
-      if (a != call.operand(0))
-        if (std::optional<std::string> why =
-                writtenAsText(ctx, a && a->is(OpKind::Keyword) ? a->operand(0) : a))
-          return why;
+  if (isOneOf(m, {"format", "format_map"})) // `"{}".format(xs)` writes out xs (`*xs` too)
+    for (const Op *a : llvm::drop_begin(call.operands))
+      if (std::optional<std::string> why = writtenAsText(
+              ctx, a && (a->is(OpKind::Keyword) || a->is(OpKind::Starred) ||
+                         a->is(OpKind::KwSplat))
+                       ? a->operand(0)
+                       : a))
+        return why;
   if (!text)
     return growthOfUnsized(ctx, call, m);
   if (m == "replace") {
@@ -209,17 +211,21 @@ bool isBuiltinException(std::string_view name) {
 /// key of str or repr formats, what `map(str, xs)` formats.
 std::vector<const Op *> formattedArguments(RuleContext &ctx, const Op &call, const Value &callee) {
   std::vector<const Op *> out;
-  auto all = [&]() {
-    out = positionalArguments(call);
-    for (const Op *a : call.operands)
-      if (a && a->is(OpKind::Keyword))
-        out.push_back(a->operand(0));
+  auto all = [&]() { // what `*xs` and `**d` spread too
+    for (const Op *a : llvm::drop_begin(call.operands))
+      if (a)
+        out.push_back(a->is(OpKind::Keyword) || a->is(OpKind::Starred) || a->is(OpKind::KwSplat)
+                          ? a->operand(0)
+                          : a);
   };
   bool log = (callee.kind == ValueKind::Qualified && callee.text == "nnsight.log") ||
              (callee.kind == ValueKind::Method && callee.text == "log" &&
               callee.receiver == ValueKind::Tracer);
+  // `str.format("{}", xs)`, the method taken from the class.
+  bool format = callee.kind == ValueKind::Method && callee.receiver == ValueKind::Builtin &&
+                isOneOf(callee.text, {"format", "format_map"});
   if ((callee.kind == ValueKind::Builtin &&
-       (callee.text == "print" || isBuiltinException(callee.text))) || log)
+       (callee.text == "print" || isBuiltinException(callee.text))) || log || format)
     all();
   else if (callee.kind == ValueKind::Builtin && callee.text == "map" &&
            isBuiltin(ctx, call.operand(1), {"str", "repr", "ascii", "format"}))
