@@ -933,3 +933,59 @@ with model.trace("text spread and carried") as ts_tracer:
     ts_small = str(list(zip([1, 2], ["a", "b"]))) + "{} {}".format(*[1, 2])
     print(*[1, 2, 3])
     raise ValueError(*ts_xs)  # expected-remark {{'ValueError(*ts_xs)' makes a string}}
+
+
+# Broadcasts by any function of operands of known shapes that broadcast
+# together, shapes kept by elementwise functions, casts and reshapes, and
+# chains longer than one walk of shapes goes.
+with model.trace("broadcasts by any function") as bf_tracer:
+    bf_a = torch.ones(2**15)
+    bf_erf = torch.erf(bf_a)[:, None] * bf_a[None, :]  # expected-remark {{broadcasts to a tensor of 1073741824 elements}}
+    bf_cast = bf_a.to(torch.float64)[:, None] * bf_a  # expected-remark {{broadcasts to a tensor of 1073741824 elements}}
+    bf_column = bf_a.reshape(-1, 1) * bf_a  # expected-remark {{broadcasts to a tensor of 1073741824 elements}}
+    bf_rsub = torch.rsub(bf_a[:, None], bf_a[None])  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    bf_loss = F.mse_loss(bf_a[:, None], bf_a[None], reduction="none")  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    bf_cos = torch.cosine_similarity(bf_a[:, None, None], bf_a[None, :, None])  # expected-remark {{makes a tensor of 1073741824 elements from its operands}}
+    bf_poly = np.polymul(np.ones(2**16), np.ones(2**16))  # expected-remark {{convolves 65536 by 65536 elements}}
+    bf_c0 = bf_a + 1
+    bf_c1 = bf_c0 + 1
+    bf_c2 = bf_c1 + 1
+    bf_c3 = bf_c2 + 1
+    bf_c4 = bf_c3 + 1
+    bf_c5 = bf_c4 + 1
+    bf_c6 = bf_c5 + 1
+    bf_c7 = bf_c6 + 1
+    bf_c8 = bf_c7 + 1
+    bf_c9 = bf_c8 + 1
+    bf_c10 = bf_c9 + 1
+    bf_c11 = bf_c10 + 1
+    bf_c12 = bf_c11 + 1
+    bf_c13 = bf_c12 + 1
+    bf_c14 = bf_c13 + 1
+    bf_c15 = bf_c14 + 1
+    bf_c16 = bf_c15 + 1
+    bf_c17 = bf_c16 + 1
+    bf_c18 = bf_c17 + 1
+    bf_c19 = bf_c18 + 1
+    bf_c20 = bf_c19 + 1
+    bf_c21 = bf_c20 + 1
+    bf_c22 = bf_c21 + 1
+    bf_c23 = bf_c22 + 1
+    bf_c24 = bf_c23 + 1
+    bf_c25 = bf_c24 + 1
+    bf_c26 = bf_c25 + 1
+    bf_c27 = bf_c26 + 1
+    bf_c28 = bf_c27 + 1
+    bf_c29 = bf_c28 + 1
+    bf_c30 = bf_c29 + 1
+    bf_c31 = bf_c30 + 1
+    bf_c32 = bf_c31 + 1
+    bf_c33 = bf_c32 + 1
+    bf_c34 = bf_c33 + 1
+    bf_c35 = bf_c34 + 1
+    bf_c36 = bf_c35 + 1
+    bf_c37 = bf_c36 + 1
+    bf_c38 = bf_c37 + 1
+    bf_c39 = bf_c38 + 1
+    bf_chained = bf_c39[:, None] * bf_a[None]  # expected-remark {{broadcasts to a tensor of 1073741824 elements}}
+    bf_small = torch.erf(bf_a[:100])[:, None] * bf_a[None, :100] + bf_a.reshape(-1, 8).sum() + torch.matmul(bf_a[:64].reshape(8, 8), bf_a[:64].reshape(8, 8)).sum()

@@ -92,19 +92,31 @@ std::vector<double> broadcastOf(const std::vector<std::vector<double>> &shapes) 
   return out;
 }
 
+/// Whether tensors of `shapes` broadcast together: aligned at their last
+/// dimensions, each pair equal or one of them 1.
+bool broadcastTogether(const std::vector<std::vector<double>> &shapes) {
+  std::vector<double> out = broadcastOf(shapes);
+  return llvm::all_of(shapes, [&](const std::vector<double> &shape) {
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (double d = shape[i], o = out[out.size() - shape.size() + i]; d != o && d != 1)
+        return false;
+    return true;
+  });
+}
+
 /// Torch's and numpy's elementwise functions (and tensor methods) of
 /// several tensors, which broadcast them against each other.
 bool broadcastsItsOperands(std::string_view f) {
   static const llvm::StringSet<> names = {
-      "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
-      "floor_divide", "fmod", "remainder", "mod", "pow", "power", "float_power",
-      "maximum", "minimum", "fmax", "fmin", "atan2", "arctan2", "hypot",
-      "copysign", "xlogy", "heaviside", "logaddexp", "logaddexp2", "ldexp",
-      "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal",
-      "less_equal", "not_equal", "equal", "isclose", "logical_and", "logical_or",
-      "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "lerp", "where",
-      "addcmul", "addcdiv", "clamp", "clip", "masked_fill", "broadcast_tensors",
-      "broadcast_arrays"};
+      "add", "sub", "subtract", "rsub", "mul", "multiply", "div", "divide", "true_divide",
+      "floor_divide", "fmod", "remainder", "mod", "pow", "power", "float_power", "maximum",
+      "minimum", "fmax", "fmin", "atan2", "arctan2", "hypot", "copysign", "xlogy",
+      "special.xlogy", "special.xlog1py", "heaviside", "logaddexp", "logaddexp2", "ldexp",
+      "nextafter", "gcd", "lcm", "igamma", "igammac", "complex", "polar", "eq", "ne", "lt",
+      "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal", "isclose",
+      "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+      "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "lerp", "where", "addcmul",
+      "addcdiv", "clamp", "clip", "masked_fill", "broadcast_tensors", "broadcast_arrays"};
   return names.contains(f);
 }
 
@@ -112,10 +124,19 @@ bool broadcastsItsOperands(std::string_view f) {
 /// shape.
 bool keepsItsShape(std::string_view f) {
   static const llvm::StringSet<> names = {
-      "abs", "neg", "negative", "exp", "log", "sqrt", "square", "sin", "cos",
-      "tanh", "sigmoid", "relu", "sign", "floor", "ceil", "round", "reciprocal",
-      "clone", "contiguous", "detach", "float", "double", "half", "bfloat16",
-      "long", "nn.functional.relu", "nn.functional.gelu", "nn.functional.silu"};
+      "abs", "neg", "negative", "positive", "exp", "exp2", "expm1", "log", "log2", "log10",
+      "log1p", "sqrt", "rsqrt", "square", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+      "cosh", "tanh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh",
+      "arccosh", "arctanh", "sigmoid", "relu", "sign", "sgn", "signbit", "floor", "ceil",
+      "round", "trunc", "frac", "reciprocal", "erf", "erfc", "erfinv", "lgamma", "digamma",
+      "i0", "deg2rad", "rad2deg", "nan_to_num", "isnan", "isinf", "isfinite", "logical_not",
+      "bitwise_not", "conj", "clamp_min", "clamp_max", "clone", "contiguous", "detach", "cpu",
+      "to", "type", "float", "double", "half", "bfloat16", "long", "int", "short", "bool",
+      "requires_grad_", "nn.functional.relu", "nn.functional.gelu", "nn.functional.silu",
+      "nn.functional.softplus", "nn.functional.elu", "nn.functional.selu",
+      "nn.functional.leaky_relu", "nn.functional.hardtanh", "nn.functional.relu6",
+      "nn.functional.logsigmoid", "nn.functional.mish", "nn.functional.sigmoid",
+      "nn.functional.tanh", "special.expit", "special.erf", "special.exp2", "special.expm1"};
   return names.contains(f);
 }
 
@@ -436,19 +457,48 @@ std::optional<std::vector<double>> indexedShape(RuleContext &ctx, std::vector<do
   return out;
 }
 
+/// The shape `t.reshape(...)` or `t.view(...)` gives a tensor of `shape`:
+/// constant sizes, one of them -1 at most (what the others leave).
+std::optional<std::vector<double>> reshaped(RuleContext &ctx, const std::vector<double> &shape,
+                                            const Op &call) {
+  std::vector<const Op *> dims = spread(call);
+  if (dims.size() == 1)
+    if (std::optional<std::vector<const Op *>> d = shapeOf(ctx, dims[0]))
+      dims = *d;
+  std::vector<double> out;
+  std::optional<size_t> inferred;
+  double known = 1;
+  for (const Op *d : dims) {
+    std::optional<double> n = numberValue(ctx, d);
+    if (!n || (*n < 0 && (*n != -1 || inferred)))
+      return std::nullopt;
+    if (*n == -1)
+      inferred = out.size();
+    else
+      known *= *n;
+    out.push_back(*n);
+  }
+  if (inferred)
+    out[*inferred] = known > 0 ? elementsOf(shape) / known : 0;
+  return out;
+}
+
 /// The shape of a view of a tensor of known shape: `t[:, None]`,
-/// `t.unsqueeze(d)`, `t.T` and `t.t()` of a matrix.
+/// `t.unsqueeze(d)`, `t.T` and `t.t()` of a matrix, `t.reshape(-1, 1)`.
 std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op, int &budget) {
   if (op->is(OpKind::Subscript))
     if (std::optional<std::vector<double>> base = shapeWithin(ctx, op->operand(0), budget))
       return indexedShape(ctx, *base, op->operand(1));
   const Op *attr = op->is(OpKind::Call) ? op->operand(0) : op;
   if (!attr || !attr->is(OpKind::Attribute) ||
-      !(op->is(OpKind::Call) ? isOneOf(attr->text, {"unsqueeze", "t"}) : attr->text == "T"))
+      !(op->is(OpKind::Call) ? isOneOf(attr->text, {"unsqueeze", "t", "reshape", "view"})
+                             : attr->text == "T"))
     return std::nullopt;
   std::optional<std::vector<double>> base = shapeWithin(ctx, attr->operand(0), budget);
   if (!base)
     return std::nullopt;
+  if (isOneOf(attr->text, {"reshape", "view"}))
+    return reshaped(ctx, *base, *op);
   if (attr->text != "unsqueeze") {
     std::reverse(base->begin(), base->end());
     return base;
@@ -467,26 +517,39 @@ std::optional<std::vector<double>> madeShape(RuleContext &ctx, const Op *op);
 std::optional<std::vector<double>> elementwiseShape(RuleContext &ctx, const Op *op, int &budget);
 
 /// factoryShape, through views and elementwise operations of at most 32
-/// ops in all (`t[0][0]...` may nest as deep as CPython parses, and both
-/// operands of `a + b` may be sums of their own).
+/// ops not seen before (`t[0][0]...` may nest as deep as CPython parses, and
+/// both operands of `a + b` may be sums of their own).
 std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int &budget) {
   op = valueBehindNames(ctx, op);
-  if (!op || --budget < 0)
+  if (!op)
     return std::nullopt;
-  if (std::optional<std::vector<double>> view = viewShape(ctx, op, budget))
-    return view;
-  if (std::optional<std::vector<double>> result = elementwiseShape(ctx, op, budget))
-    return result;
-  return madeShape(ctx, op);
+  // Shapes found are kept: the rules ask in source order, so a chain of
+  // `b = b + 1` lines costs one step each, however long.
+  if (auto known = ctx.memo.shapes.find(op); known != ctx.memo.shapes.end())
+    return known->second;
+  if (--budget < 0)
+    return std::nullopt;
+  std::optional<std::vector<double>> shape = viewShape(ctx, op, budget);
+  if (!shape)
+    shape = elementwiseShape(ctx, op, budget);
+  if (!shape)
+    shape = madeShape(ctx, op);
+  if (shape)
+    ctx.memo.shapes[op] = *shape;
+  return shape;
 }
 
-/// Whether `op` is a Python number, which broadcasts as a scalar.
+/// Whether `op` is no tensor: a Python number, which broadcasts as a
+/// scalar, or what sets a result's type or place (`torch.float64`, "cpu").
 bool isScalar(RuleContext &ctx, const Op *op) {
   if (numberValue(ctx, op))
     return true;
   const ValueSet &vs = ctx.valuesOf(op);
   return !vs.empty() && llvm::all_of(vs, [](const Value &v) {
-    return v.kind == ValueKind::Number || v.kind == ValueKind::Bool;
+    return v.kind == ValueKind::Number || v.kind == ValueKind::Bool ||
+           v.kind == ValueKind::Str || v.kind == ValueKind::NoneValue ||
+           (v.kind == ValueKind::Qualified && v.text.starts_with("torch.") &&
+            v.text.find('.', 6) == std::string_view::npos); // `torch.float64`, not a call
   });
 }
 
@@ -889,19 +952,6 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
       std::optional<std::vector<double>> shape = factoryShape(ctx, operands[0]);
       return *a * 2 * (shape ? std::max<double>(double(shape->size()), 1) : 4);
     }
-  // At least what the operands of known shapes broadcast to
-  // (`torch.mul(a[:, None], a[None])`), the others as they may be.
-  if (broadcastsItsOperands(f)) {
-    std::vector<std::vector<double>> shapes;
-    for (const Op *o : elementwiseOperands(call, f, self))
-      if (std::optional<std::vector<double>> shape = factoryShape(ctx, o)) {
-        if (elementsOf(*shape) > MaxTensorElements)
-          return std::nullopt; // judged where it was made
-        shapes.push_back(std::move(*shape));
-      }
-    if (shapes.size() >= 2)
-      return elementsOf(broadcastOf(shapes));
-  }
   if (f == "unpackbits")
     if (std::optional<double> a = sized(0))
       return *a * 2;
@@ -1068,6 +1118,28 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
       c += shape->empty() ? 1 : shape->back();
     }
     return r * c;
+  }
+  // Otherwise, at least what the operands of known shapes broadcast to,
+  // whatever the function (`torch.mul(a[:, None], a[None])`, `F.mse_loss(x, y,
+  // reduction="none")`, `torch.cosine_similarity` of broadcast views: each
+  // makes the broadcast first): operands whose shapes broadcast together.
+  {
+    std::vector<const Op *> all = positionalArguments(call);
+    if (self)
+      all.insert(all.begin(), self);
+    for (const Op *a : call.operands)
+      if (a && a->is(OpKind::Keyword))
+        all.push_back(a->operand(0));
+    std::vector<std::vector<double>> shapes;
+    for (const Op *o : all)
+      if (std::optional<std::vector<double>> shape = factoryShape(ctx, o)) {
+        if (elementsOf(*shape) > MaxTensorElements)
+          return std::nullopt; // judged where it was made
+        shapes.push_back(std::move(*shape));
+      }
+    if (shapes.size() >= 2 && broadcastTogether(shapes))
+      if (double n = elementsOf(broadcastOf(shapes)); n > MaxTensorElements)
+        return n;
   }
   return std::nullopt;
 }
@@ -1353,12 +1425,12 @@ std::optional<std::string> rowsIteratedCost(RuleContext &ctx, const Op &at, cons
   return piecesCost(ctx, MethodCall{at, "unbind", iterable, at.operands.size()});
 }
 
-/// numpy's convolve and correlate multiply every element of one operand by
+/// numpy's convolve, correlate and polymul multiply every element of one operand by
 /// every one of the other, in one call that holds the interpreter: 2^16 by
 /// 2^16 took 4.5 s.
 std::optional<std::string> convolutionCost(RuleContext &ctx, const Op &call, const Value &callee) {
   if (callee.kind != ValueKind::Qualified ||
-      !isOneOf(callee.text, {"numpy.convolve", "numpy.correlate"}))
+      !isOneOf(callee.text, {"numpy.convolve", "numpy.correlate", "numpy.polymul"}))
     return std::nullopt;
   auto sized = [&](size_t i, const char *name) -> std::optional<double> {
     const Op *a = argument(call, i, name);
