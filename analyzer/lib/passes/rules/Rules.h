@@ -37,8 +37,9 @@ struct RuleMemo {
   llvm::DenseMap<const Symbol *, bool> longRangeNames[2];
   /// By file (References.cpp, checkTraceNameBindings).
   llvm::DenseMap<const ModuleContext *, TraceNameSites> traceNameSites;
-  /// The shapes of tensors the cost rules found, by op (TensorCost.cpp).
-  llvm::DenseMap<const ir::Op *, std::vector<double>> shapes;
+  /// The shapes of tensors the cost rules found (none: no shape), by op
+  /// (TensorCost.cpp).
+  llvm::DenseMap<const ir::Op *, std::optional<std::vector<double>>> shapes;
 };
 
 struct RuleContext {

@@ -534,8 +534,10 @@ std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, i
     shape = elementwiseShape(ctx, op, budget);
   if (!shape)
     shape = madeShape(ctx, op);
-  if (shape)
-    ctx.memo.shapes[op] = *shape;
+  // (None found with budget left is none at all; one that ran out may be
+  // found from nearer.)
+  if (shape || budget >= 0)
+    ctx.memo.shapes[op] = shape;
   return shape;
 }
 
