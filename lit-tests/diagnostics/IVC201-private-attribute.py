@@ -2,7 +2,8 @@
 # with an underscore is an error at the attribute's name, once per chain.
 # NFKC-equivalent spellings are the same name. Public attributes, including
 # ones that merely end in or contain an underscore, are not. A suppression
-# comment hides an error but leaves the mediator REJECT (see the plan).
+# comment hides an error but leaves the mediator REJECT (see the plan). The
+# item accessors of a list or a str are not rejected.
 # RUN: %ivc check --verify %s
 # RUN: %ivc plan %s | FileCheck %s
 import torch
@@ -24,6 +25,12 @@ with model.trace("The Eiffel Tower is in") as tracer:
     wide = hidden.__ｃlass__  # expected-error {{private attribute '__class__'}}
     version = torch.__version__  # expected-error {{private attribute '__version__'}}
     logits = unembed(hidden)
+    # A list's or str's own item accessors are what `xs[i]`, `x in xs` and
+    # `len(xs)` call; what they hold is not.
+    norms = [hidden.norm().item(), 1.0]
+    best = max(range(len(norms)), key=norms.__getitem__) + "ab".__len__()
+    owner = norms.__getitem__.__self__  # expected-error {{private attribute '__self__'}}
+    rebuilt = norms.__getitem__.__reduce__()  # expected-error {{private attribute '__reduce__'}}
 
     # Public attributes: not reported.
     transposed = hidden.T

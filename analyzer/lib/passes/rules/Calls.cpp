@@ -86,7 +86,9 @@ bool pureStrMethod(std::string_view m) {
                      "istitle", "isupper", "join", "ljust", "lower", "lstrip", "partition",
                      "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust",
                      "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith",
-                     "strip", "swapcase", "title", "upper", "zfill", "decode"});
+                     "strip", "swapcase", "title", "upper", "zfill", "decode",
+                     // what `s[i]`, `x in s` and `len(s)` call (References.cpp)
+                     "__getitem__", "__contains__", "__len__"});
 }
 
 bool pureContainerMethod(std::string_view m) {
@@ -95,7 +97,9 @@ bool pureContainerMethod(std::string_view m) {
                      "update", "popitem", "add", "discard", "difference", "intersection",
                      "union", "symmetric_difference", "issubset", "issuperset", "isdisjoint",
                      "difference_update", "intersection_update", "symmetric_difference_update",
-                     "most_common", "appendleft", "popleft", "extendleft"});
+                     "most_common", "appendleft", "popleft", "extendleft",
+                     // what `xs[i]`, `x in xs` and `len(xs)` call (References.cpp)
+                     "__getitem__", "__contains__", "__len__"});
 }
 
 bool envoyMethod(std::string_view m) {
@@ -508,7 +512,8 @@ void checkEscapingReference(Op &op, RuleContext &ctx) {
 
 void checkCall(Op &op, RuleContext &ctx) {
   const Op *callee = op.operand(0);
-  if (!callee || (callee->is(OpKind::Attribute) && rejectedAttributeName(callee->text)))
+  if (!callee || (callee->is(OpKind::Attribute) && rejectedAttributeName(callee->text) &&
+                  !isItemAccessor(ctx, *callee)))
     return; // rejected at the attribute already
   std::optional<Problem> first;
   // A free name the caller supplies holds a value of the closed codec, data

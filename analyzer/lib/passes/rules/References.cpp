@@ -192,12 +192,24 @@ bool rejectedAttributeName(std::string_view name) {
   return isPrivate(name) || frameAttributeOwner(name).has_value();
 }
 
+bool isItemAccessor(RuleContext &ctx, const Op &op) {
+  if (op.ctx != Ctx::Load || !isOneOf(op.text, {"__getitem__", "__contains__", "__len__"}))
+    return false;
+  const ValueSet &bases = ctx.valuesOf(op.operand(0));
+  return !bases.empty() && llvm::all_of(bases, [](const Value &v) {
+    return v.kind == ValueKind::Container || v.kind == ValueKind::Str ||
+           v.kind == ValueKind::Tensor || v.kind == ValueKind::Activation;
+  });
+}
+
 void checkAttribute(Op &op, RuleContext &ctx) {
   std::string_view attr = op.text;
-  if (rejectedAttributeName(attr) && !isCooperativeSuperAttribute(ctx, op)) {
+  if (rejectedAttributeName(attr) && !isCooperativeSuperAttribute(ctx, op) &&
+      !isItemAccessor(ctx, op)) {
     // One error per chain: `().__class__.__base__` is rejected at `__class__`.
     const Op *base = op.operand(0);
-    if (base && base->is(OpKind::Attribute) && rejectedAttributeName(base->text))
+    if (base && base->is(OpKind::Attribute) && rejectedAttributeName(base->text) &&
+        !isItemAccessor(ctx, *base))
       return;
     SourceRange at = attributeNameRange(ctx, op);
     if (isPrivate(attr))

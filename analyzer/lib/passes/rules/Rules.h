@@ -72,6 +72,10 @@ SourceRange attributeNameRange(RuleContext &ctx, const ir::Op &attr);
 std::string describeBase(const Value &base);
 /// Whether an attribute name is rejected by itself (private or introspection).
 bool rejectedAttributeName(std::string_view name);
+/// `norms.__getitem__` of a list, a str or a tensor (`key=norms.__getitem__`):
+/// the bound method `norms[i]` calls, nothing more (what it holds is read
+/// through other dunders, rejected as ever). Not rejected.
+bool isItemAccessor(RuleContext &ctx, const ir::Op &attribute);
 /// What owns an introspection attribute (frames, generators, code objects,
 /// ...), if `name` is one; the one list every rule uses.
 std::optional<std::string_view> frameAttributeOwner(std::string_view name);
