@@ -1,13 +1,14 @@
 # Helpers with type annotations, as a typed research codebase writes them:
 # annotations are evaluated where the function is defined, and `list[int]`,
 # `dict[str, Tensor] | None` or `torch.Tensor` are plain subscripts, unions
-# and attributes, so the mediator stays FAST.
+# and attributes, so the mediator stays FAST; so are aliases of typing's
+# forms (`Reduction = Literal["mean", "max"]`), which the plan pins.
 # Expected: every mediator FAST.
 # RUN: %ivc plan %s | FileCheck %s
 # CHECK-NOT: "tier": "{{isolate|reject}}"
 # CHECK: "tier": "fast"
 # CHECK-NOT: "tier": "{{isolate|reject}}"
-from typing import Optional
+from typing import Literal, Optional
 
 import torch
 from nnsight import LanguageModel
@@ -15,8 +16,12 @@ from nnsight import LanguageModel
 model = LanguageModel("openai-community/gpt2")
 
 
-def mean_over(hidden: torch.Tensor, positions: list[int]) -> torch.Tensor:
-    return hidden[:, positions].mean(dim=1)
+Reduction = Literal["mean", "max"]
+
+
+def mean_over(hidden: torch.Tensor, positions: list[int], how: Reduction = "mean") -> torch.Tensor:
+    picked = hidden[:, positions]
+    return picked.mean(dim=1) if how == "mean" else picked.amax(dim=1)
 
 
 def steer(
