@@ -47,7 +47,10 @@ bool pureStdlib(std::string_view q) {
                      "operator.ge", "operator.and_", "operator.or_", "operator.xor",
                      "operator.not_", "operator.contains", "operator.itemgetter",
                      "operator.attrgetter", "operator.methodcaller", "collections.defaultdict",
-                     "collections.OrderedDict", "collections.Counter", "collections.deque"});
+                     "collections.OrderedDict", "collections.Counter", "collections.deque",
+                     // Python loops over the data (a deadline interrupts them), or fsum
+                     "statistics.mean", "statistics.fmean", "statistics.pstdev",
+                     "statistics.stdev", "statistics.pvariance", "statistics.variance"});
 }
 
 /// Whether `call`'s first argument, which `nnsight.apply(fn, ...)` and
