@@ -50,7 +50,8 @@ bool pureStdlib(std::string_view q) {
                      "collections.OrderedDict", "collections.Counter", "collections.deque",
                      // Python loops over the data (a deadline interrupts them), or fsum
                      "statistics.mean", "statistics.fmean", "statistics.pstdev",
-                     "statistics.stdev", "statistics.pvariance", "statistics.variance"});
+                     "statistics.stdev", "statistics.pvariance", "statistics.variance",
+                     "contextlib.nullcontext"});
 }
 
 /// Whether `call`'s first argument, which `nnsight.apply(fn, ...)` and

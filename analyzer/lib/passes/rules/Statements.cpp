@@ -186,9 +186,18 @@ bool opensScopedMode(RuleContext &ctx, const Op &callee, std::string_view q) {
 namespace {
 
 // Context managers a FAST mediator may enter: catalogued ones (torch.no_grad()),
-// nnsight's tracer helpers (tracer.iter[...], tracer.all()), and
-// `with loss.backward():`.
-bool confirmedContext(const Op *ctxOp, RuleContext &ctx) {
+// contextlib.nullcontext(), nnsight's tracer helpers (tracer.iter[...],
+// tracer.all()), `with loss.backward():`, and a name bound once to one of
+// those or to a choice of two (`ctx = nullcontext() if grad else no_grad()`).
+bool confirmedContext(const Op *ctxOp, RuleContext &ctx, int depth = 0) {
+  if (depth > 8)
+    return false;
+  if (ctxOp && ctxOp->is(OpKind::Name))
+    if (const Op *value = onlyAssignedValue(ctx, ctxOp))
+      return confirmedContext(value, ctx, depth + 1);
+  if (ctxOp && ctxOp->is(OpKind::IfExp))
+    return confirmedContext(ctxOp->operand(1), ctx, depth + 1) &&
+           confirmedContext(ctxOp->operand(2), ctx, depth + 1);
   const Op *root = ctxOp;
   while (root && (root->is(OpKind::Subscript) || root->is(OpKind::Call)))
     root = root->operand(0);
@@ -196,7 +205,8 @@ bool confirmedContext(const Op *ctxOp, RuleContext &ctx) {
     return false;
   for (const Value &v : ctx.valuesOf(root)) {
     bool ok = (v.kind == ValueKind::Qualified &&
-               (ctx.m.catalog.function(v.text) || scopedMode(v.text))) ||
+               (ctx.m.catalog.function(v.text) || scopedMode(v.text) ||
+                v.text == "contextlib.nullcontext")) ||
               (v.kind == ValueKind::Method && v.receiver == ValueKind::Tracer) ||
               (v.kind == ValueKind::Method && v.text == "backward" &&
                (v.receiver == ValueKind::Tensor || v.receiver == ValueKind::Activation ||
