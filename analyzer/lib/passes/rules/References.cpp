@@ -148,8 +148,9 @@ namespace {
 /// otherwise go through all their bindings.
 const TraceNameSites &traceNameSites(RuleContext &ctx) {
   auto [it, fresh] = ctx.memo.traceNameSites.try_emplace(ctx.unit.context);
+  TraceNameSites &sites = it->second;
   if (!fresh)
-    return it->second;
+    return sites;
   const TraceBindings &traces = ctx.unit.context->traces;
   std::vector<SourceRange> headers = traces.traceHeaders;
   llvm::sort(headers, [](const SourceRange &a, const SourceRange &b) {
@@ -165,11 +166,11 @@ const TraceNameSites &traceNameSites(RuleContext &ctx) {
     for (const Symbol *s : symbols)
       for (const Binding &b : s->bindings)
         if (b.site && !inHeader(b.site->range.begin.offset))
-          it->second.try_emplace(b.site, s->name, what);
+          sites.try_emplace(b.site, s->name, what);
   };
   note(traces.modelSymbols, "model");
   note(traces.tracerSymbols, "tracer");
-  return it->second;
+  return sites;
 }
 
 } // namespace
