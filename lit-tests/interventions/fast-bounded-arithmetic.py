@@ -165,3 +165,4 @@ with model.trace("positions"):
     positions = torch.tensor(list(range(positions_h.shape[1])))
     picked = random.sample(range(positions_h.size(1)), 1)
     halves = list(range(positions_h.size(-1) // 2))
+    numel = functools.reduce(operator.mul, positions_h.shape, 1) + functools.reduce(operator.mul, positions_h.size())

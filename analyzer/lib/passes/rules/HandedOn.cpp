@@ -60,9 +60,25 @@ bool sizeTaking(const Value &v) {
   }
 }
 
+
+/// `functools.reduce(operator.mul, h.shape, 1)`, the product of a tensor's
+/// dimensions: a fold over a shape multiplies at most 64 ints that exist.
+bool foldsAShape(RuleContext &ctx, const Op &call, const Value &callee) {
+  if (callee.kind != ValueKind::Qualified ||
+      !isOneOf(callee.text, {"functools.reduce", "itertools.accumulate"}))
+    return false;
+  const Op *items = argument(call, 1, "iterable");
+  if (items && items->is(OpKind::Call) && items->operands.size() == 1) // `t.size()`
+    items = items->operand(0);
+  return items && items->is(OpKind::Attribute) && isOneOf(items->text, {"shape", "size"}) &&
+         items->operand(0) && anyTensor(ctx, items->operand(0));
+}
+
 } // namespace
 
 std::optional<std::string> costHandedOn(RuleContext &ctx, const Op &call, const Value &callee) {
+  if (foldsAShape(ctx, call, callee))
+    return std::nullopt;
   // `operator.methodcaller('zfill', 2**34)` calls the method it names.
   if (callee.kind == ValueKind::Qualified && callee.text == "operator.methodcaller")
     if (std::optional<std::string_view> m = knownString(ctx, argument(call, 0, "name"));
