@@ -4,6 +4,8 @@
 # (a type alias statement). Generator expressions, comprehensions, lambdas,
 # local functions and a match whose cases only compare are not.
 # RUN: %ivc check --verify %s
+import typing
+
 import torch
 
 
@@ -32,6 +34,10 @@ with model.trace("The Eiffel Tower is in") as tracer:
         case (_, _, width):
             last = hidden[:, -1, :width]
     type Layer = int  # expected-remark {{uses 'type_alias_statement', a construct ivc does not model}}
+    # typing keeps what its forms are given in a process-wide cache: only
+    # constants and types may go in.
+    kept = typing.Annotated[int, hidden]  # expected-remark {{uses 'typing.Annotated' as a value}}
+    chosen = typing.Literal[hidden.shape[0]]  # expected-remark {{uses 'typing.Literal' as a value}}
 
     # The FAST subset: not reported.
     total = sum(h.sum() for h in [hidden, hidden * 2])
@@ -42,6 +48,8 @@ with model.trace("The Eiffel Tower is in") as tracer:
         return h + 1
 
     shifted = shift(hidden).save()
+    Mode = typing.Literal["mean", "max"]
+    Scale = typing.Optional[typing.List[float]]
     match hidden.ndim:
         case 3 | 4 if hidden.shape[0] > 0:
             rank = "batched"

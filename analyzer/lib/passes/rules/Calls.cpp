@@ -147,12 +147,7 @@ std::string_view lastComponent(std::string_view path) {
 bool valueClass(std::string_view q) {
   return isOneOf(q, {"torch.Tensor", "torch.nn.Module", "torch.nn.Parameter", "torch.dtype",
                      "torch.device", "torch.Size", "numpy.ndarray", "numpy.generic",
-                     "numpy.number", "numpy.integer", "numpy.floating",
-                     // typing's forms: `Reduction = Literal["mean", "sum"]` for annotations
-                     "typing.Literal", "typing.Annotated", "typing.ClassVar", "typing.Final",
-                     "typing.Optional", "typing.Union", "typing.Any", "typing.List",
-                     "typing.Dict", "typing.Tuple", "typing.Sequence", "typing.Mapping",
-                     "typing.Iterable", "typing.Callable"});
+                     "numpy.number", "numpy.integer", "numpy.floating"});
 }
 
 // Nothing when confirmed; otherwise the ISOLATE reason to report.

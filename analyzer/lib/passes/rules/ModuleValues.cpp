@@ -91,6 +91,50 @@ std::optional<std::string_view> unconfirmedMember(RuleContext &ctx, const Op *op
   return std::nullopt;
 }
 
+/// typing's forms, which subscripted build an alias for annotations.
+bool typingForm(std::string_view q) {
+  return isOneOf(q, {"typing.Literal", "typing.Annotated", "typing.ClassVar", "typing.Final",
+                     "typing.Optional", "typing.Union", "typing.List", "typing.Dict",
+                     "typing.Tuple", "typing.Set", "typing.Sequence", "typing.Mapping",
+                     "typing.Iterable", "typing.Callable", "typing.Type"});
+}
+
+/// Whether a typing form's subscript is made of constants and types only
+/// (`Literal["mean", "sum"]`, `Optional[List[int]]`): typing caches what
+/// it is given process-wide, which must hold nothing of a mediator's.
+bool constantTypeArguments(RuleContext &ctx, const Op *index, int depth = 0) {
+  if (!index || depth > 16)
+    return false;
+  switch (index->kind) {
+  case OpKind::Str: case OpKind::Int: case OpKind::Float: case OpKind::None:
+  case OpKind::True: case OpKind::False: case OpKind::Ellipsis:
+    return true;
+  case OpKind::Tuple: case OpKind::List:
+    return llvm::all_of(index->operands,
+                        [&](const Op *o) { return constantTypeArguments(ctx, o, depth + 1); });
+  case OpKind::Subscript: // `List[int]` within
+    return constantTypeArguments(ctx, index->operand(0), depth + 1) &&
+           constantTypeArguments(ctx, index->operand(1), depth + 1);
+  case OpKind::Name: case OpKind::Attribute: {
+    const ValueSet &vs = ctx.valuesOf(index);
+    return !vs.empty() && llvm::all_of(vs, [&](const Value &v) {
+      return (v.kind == ValueKind::Builtin &&
+              isOneOf(v.text, {"int", "float", "str", "bool", "bytes", "complex", "list",
+                               "dict", "tuple", "set", "frozenset", "type", "object"})) ||
+             (v.kind == ValueKind::Qualified && (typingForm(v.text) || confirmedValue(ctx, v.text)));
+    });
+  }
+  default:
+    return false;
+  }
+}
+
+/// `Reduction = Literal["mean", "sum"]`, an alias for annotations.
+bool constantTypingAlias(RuleContext &ctx, const Op &op, size_t i, std::string_view member) {
+  return op.is(OpKind::Subscript) && i == 0 && typingForm(member) &&
+         constantTypeArguments(ctx, op.operand(1));
+}
+
 } // namespace
 
 void checkModuleOperands(Op &op, RuleContext &ctx) {
@@ -116,7 +160,8 @@ void checkModuleOperands(Op &op, RuleContext &ctx) {
       operand = operand->operand(0);
     std::optional<std::string_view> member = unconfirmedMember(ctx, operand);
     // Rare: what the callee is only matters once a module is passed to it.
-    if (member && !(op.is(OpKind::Call) && i < followedOperands(ctx, op))) {
+    if (member && !(op.is(OpKind::Call) && i < followedOperands(ctx, op)) &&
+        !constantTypingAlias(ctx, op, i, *member)) {
       ctx.isolate(*operand, DiagId::UnconfirmedConstruct,
                   {ctx.subject(), "'" + std::string(*member) +
                                       "' as a value (ivc does not follow what is read from it)"});
