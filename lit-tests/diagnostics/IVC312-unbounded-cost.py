@@ -9,6 +9,7 @@ import itertools
 import math
 import operator
 import random
+import statistics
 
 import nnsight
 import numpy as np
@@ -989,3 +990,12 @@ with model.trace("broadcasts by any function") as bf_tracer:
     bf_c39 = bf_c38 + 1
     bf_chained = bf_c39[:, None] * bf_a[None]  # expected-remark {{broadcasts to a tensor of 1073741824 elements}}
     bf_small = torch.erf(bf_a[:100])[:, None] * bf_a[None, :100] + bf_a.reshape(-1, 8).sum() + torch.matmul(bf_a[:64].reshape(8, 8), bf_a[:64].reshape(8, 8)).sum()
+
+
+# statistics and math.fsum iterate what they are given in C: a tensor one
+# element object at a time.
+with model.trace("statistics of a tensor"):
+    stat_t = torch.ones(3_000_000)
+    stat_mean = statistics.fmean(stat_t)  # expected-remark {{'statistics.fmean(stat_t)' makes 3000000 tensors}}
+    stat_sum = math.fsum(stat_t)  # expected-remark {{'math.fsum(stat_t)' makes 3000000 tensors}}
+    stat_small = statistics.fmean([1.0, 2.0]) + math.fsum([1.0, 2.0])

@@ -1473,8 +1473,9 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
                  isOneOf(callee.text, {"list", "tuple", "iter", "enumerate", "reversed", "dict",
                                        "zip", "map", "filter"});
   bool library = callee.kind == ValueKind::Qualified &&
-                 (callee.text.starts_with("itertools.") || callee.text == "collections.deque" ||
-                  callee.text == "collections.Counter");
+                 (callee.text.starts_with("itertools.") || callee.text.starts_with("statistics.") ||
+                  isOneOf(callee.text, {"collections.deque", "collections.Counter", "math.fsum",
+                                        "math.prod", "heapq.nlargest", "heapq.nsmallest"}));
   if (builtin || library)
     for (size_t i = isOneOf(callee.text, {"map", "filter", "itertools.starmap"}) ? 2 : 1;
          i < call.operands.size(); ++i) {
