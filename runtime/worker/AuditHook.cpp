@@ -135,7 +135,10 @@ void rememberGenerators() {
   Py_XINCREF(g_fieldName);
 }
 
-bool isIdentifier(PyObject *s) { return s && PyUnicode_Check(s) && PyUnicode_IsIdentifier(s) == 1; }
+// An exact str: a subclass's __format__ would choose what an f-string writes.
+bool isIdentifier(PyObject *s) {
+  return s && PyUnicode_CheckExact(s) && PyUnicode_IsIdentifier(s) == 1;
+}
 
 // A dataclass's methods are compiled from its fields' names, which user code
 // may change once a class is made (`dataclasses.fields(C)[0].name = ...`),

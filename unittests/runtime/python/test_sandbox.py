@@ -93,6 +93,20 @@ class Policy(unittest.TestCase):
             class B(A):
                 pass
             """, "exec", "compile")
+        # Nor an identifier whose str subclass formats itself otherwise.
+        self.assertBlocked("""
+            import dataclasses
+            class Name(str):
+                def __format__(self, spec):
+                    return "x=print('injected'),y"
+            @dataclasses.dataclass
+            class A:
+                x: int = 0
+            dataclasses.fields(A)[0].name = Name("x")
+            @dataclasses.dataclass
+            class B(A):
+                pass
+            """, "exec", "compile")
 
     def test_sandbox_events_are_always_refused(self):
         self.assertBlocked("import sys\nsys.settrace(None)", "sandbox", "sys.settrace")
