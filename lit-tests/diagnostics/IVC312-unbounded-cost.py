@@ -999,3 +999,19 @@ with model.trace("statistics of a tensor"):
     stat_mean = statistics.fmean(stat_t)  # expected-remark {{'statistics.fmean(stat_t)' makes 3000000 tensors}}
     stat_sum = math.fsum(stat_t)  # expected-remark {{'math.fsum(stat_t)' makes 3000000 tensors}}
     stat_small = statistics.fmean([1.0, 2.0]) + math.fsum([1.0, 2.0])
+
+
+# A notebook binds the same names in every block: in each, a read sees its
+# own block's binding when the block binds the name once, among its own
+# statements, before the read.
+with model.trace("block one"):
+    nb_a = torch.ones(20000)
+    nb_y = (nb_a[:, None] > 0) * nb_a  # expected-remark {{'(nb_a[:, None] > 0) * nb_a' broadcasts to a tensor of 400000000 elements}}
+
+with model.trace("block two"):
+    nb_a = torch.ones(20000)
+    nb_y = (nb_a[:, None] > 0) * nb_a  # expected-remark {{'(nb_a[:, None] > 0) * nb_a' broadcasts to a tensor of 400000000 elements}}
+
+with model.trace("block three"):
+    nb_a = torch.ones(20)
+    nb_y = (nb_a[:, None] > 0) * nb_a

@@ -87,12 +87,41 @@ bool reportedReference(RuleContext &ctx, std::string_view q) {
              p.importAllowlist.end();
 }
 
+namespace {
+
+/// A name a notebook binds in every trace block (`a = torch.ones(n)`): what
+/// a read in a mediator's body sees when that body binds it once, by a plain
+/// assignment among the body's own statements, before the read. The other
+/// bindings are other blocks', and no loop or branch of this one rebinds it.
+const ir::Op *bodysOwnValue(RuleContext &ctx, const ir::Op *name, const Symbol &s) {
+  const Mediator &m = ctx.m.mediator;
+  if (ctx.unit.kind != CodeUnit::Kind::Mediator || !m.bodyRange.contains(name->range.begin.offset))
+    return nullptr;
+  const Binding *own = nullptr;
+  for (const Binding &b : s.bindings) {
+    if (!b.site || !m.bodyRange.contains(b.site->range.begin.offset))
+      continue;
+    if (own)
+      return nullptr; // two in this body
+    own = &b;
+  }
+  if (!own || own->kind != Binding::Kind::Assign || !own->path.empty() || !own->value ||
+      own->site->range.end.offset > name->range.begin.offset)
+    return nullptr;
+  const ir::Op *statement = ctx.values.uses().userOf(own->site);
+  return statement && statement->parentOp() == m.withOp ? own->value : nullptr;
+}
+
+} // namespace
+
 const ir::Op *onlyAssignedValue(RuleContext &ctx, const ir::Op *name) {
   if (!name || !name->is(ir::OpKind::Name))
     return nullptr;
   const Symbol *s = ctx.values.scopes().resolve(name).symbol;
-  if (!s || s->bindings.size() != 1 || ctx.values.fromCaller(name))
+  if (!s)
     return nullptr;
+  if (s->bindings.size() != 1 || ctx.values.fromCaller(name))
+    return bodysOwnValue(ctx, name, *s);
   const Binding &b = s->bindings[0];
   return b.kind == Binding::Kind::Assign && b.path.empty() ? b.value : nullptr;
 }

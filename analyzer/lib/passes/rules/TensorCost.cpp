@@ -561,7 +561,8 @@ std::optional<std::vector<double>> elementwiseShape(RuleContext &ctx, const Op *
   std::vector<const Op *> operands;
   if (op->is(OpKind::UnaryOp) && isOneOf(op->text, {"-", "+", "~"}))
     operands = {op->operand(0)};
-  else if (op->is(OpKind::BinaryOp) && op->text != "@")
+  else if ((op->is(OpKind::BinaryOp) && op->text != "@") ||
+           (op->is(OpKind::Compare) && op->operands.size() == 2)) // `a[:, None] > 0`
     operands = {op->operand(0), op->operand(1)};
   else if (op->is(OpKind::Call) && op->operand(0))
     for (const Value &v : ctx.valuesOf(op->operand(0))) {
