@@ -1015,3 +1015,13 @@ with model.trace("block two"):
 with model.trace("block three"):
     nb_a = torch.ones(20)
     nb_y = (nb_a[:, None] > 0) * nb_a
+
+
+# ... and through copies, filters, chains and deques of it.
+with model.trace("text copied and chained"):
+    tc_xs = ["a" * 2**24] * 64
+    tc_copy = str(tc_xs.copy())  # expected-remark {{'str(tc_xs.copy())' makes a string of 1073743360 characters or bytes}}
+    tc_kept = str(list(filter(None, tc_xs))) + str(collections.deque(tc_xs))  # expected-remark {{'str(list(filter(None, tc_xs)))' makes a string}} expected-remark {{'str(collections.deque(tc_xs))' makes a string}}
+    tc_chain = str(list(itertools.chain(tc_xs, tc_xs)))  # expected-remark {{makes a string of 2147486720 characters or bytes}}
+    tc_sorted = str(sorted(tc_xs, key=len))  # expected-remark {{'str(sorted(tc_xs, key=len))' makes a string}}
+    tc_small = str(sorted([3, 1], key=abs)) + str([1, 2].copy())

@@ -180,16 +180,34 @@ std::optional<Extent> ExtentOf::of(const Op *op, int depth) {
 }
 
 std::optional<Extent> ExtentOf::ofItemsCarried(const Op &call, int depth) {
-  // What copies, reorders or pairs up the items of its arguments holds what
-  // they hold: `list(reversed(xs))`, `sorted(xs)`, `zip(xs, ys)`,
-  // `enumerate(xs)`, `dict(k=xs)`.
+  // What copies, filters, reorders, chains or pairs up the items of its
+  // arguments holds what they hold at most: `list(reversed(xs))`,
+  // `sorted(xs, key=f)`, `xs.copy()`, `filter(f, xs)`, `zip(xs, ys)`,
+  // `enumerate(xs)`, `dict(k=xs)`, `deque(xs)`, `itertools.chain(xs, ys)`.
   const ValueSet &callee = ctx_.valuesOf(call.operand(0));
-  if (callee.size() != 1 || callee[0].kind != ValueKind::Builtin)
+  if (callee.size() != 1)
     return std::nullopt;
-  std::string_view f = callee[0].text;
+  const Value &v = callee[0];
+  const Op *attr = call.operand(0);
+  if (v.kind == ValueKind::Method && v.text == "copy" && call.operands.size() == 1 && attr &&
+      attr->is(OpKind::Attribute)) // (a sequence's copy: what is not one has no extent)
+    return of(attr->operand(0), depth + 1);
+  std::string_view f = v.kind == ValueKind::Builtin ? v.text
+                       : v.kind == ValueKind::Qualified &&
+                               isOneOf(v.text, {"collections.deque", "itertools.chain"})
+                           ? v.text.substr(v.text.find('.') + 1)
+                           : std::string_view();
+  if (f.empty())
+    return std::nullopt;
   std::vector<const Op *> args(call.operands.begin() + 1, call.operands.end());
   if (llvm::any_of(args, [](const Op *a) { return !a || a->is(OpKind::Starred) || a->is(OpKind::KwSplat); }))
     return std::nullopt;
+  if (f == "sorted") // its key and order choose no items
+    llvm::erase_if(args, [](const Op *a) {
+      return a->is(OpKind::Keyword) && isOneOf(a->text, {"key", "reverse"});
+    });
+  if (f == "filter" && args.size() == 2)
+    args.erase(args.begin()); // the predicate
   bool keywords = llvm::any_of(args, [](const Op *a) { return a->is(OpKind::Keyword); });
   if (f == "dict" && keywords) {
     Extent e;
@@ -206,24 +224,25 @@ std::optional<Extent> ExtentOf::ofItemsCarried(const Op &call, int depth) {
   if (keywords || args.empty())
     return std::nullopt;
   if (args.size() == 1 && isOneOf(f, {"list", "tuple", "sorted", "reversed", "iter", "set",
-                                      "frozenset", "enumerate"})) {
+                                      "frozenset", "enumerate", "filter", "deque", "dict"})) {
     std::optional<Extent> e = of(args[0], depth + 1);
     if (e && f == "enumerate") // a pair and an index each
       e->reach += 2 * e->length;
     return e && !e->text ? e : std::nullopt;
   }
-  if (f != "zip")
+  if (f != "zip" && f != "chain")
     return std::nullopt;
-  Extent e{HUGE_VAL, 0};
+  Extent e{f == "zip" ? HUGE_VAL : 0.0, 0};
   for (const Op *a : args) {
     std::optional<Extent> inner = of(a, depth + 1);
     if (!inner)
       return std::nullopt;
-    e.length = std::min(e.length, inner->length);
+    e.length = f == "zip" ? std::min(e.length, inner->length) : e.length + inner->length;
     e.reach += inner->text ? inner->length : inner->reach;
     e.chars += inner->text ? inner->length : inner->chars;
   }
-  e.reach += e.length; // a tuple each
+  if (f == "zip")
+    e.reach += e.length; // a tuple each
   return e;
 }
 
