@@ -105,11 +105,14 @@ const ir::Op *bodysOwnValue(RuleContext &ctx, const ir::Op *name, const Symbol &
       return nullptr; // two in this body
     own = &b;
   }
-  if (!own || own->kind != Binding::Kind::Assign || !own->path.empty() || !own->value ||
-      own->site->range.end.offset > name->range.begin.offset)
+  if (!own || own->kind != Binding::Kind::Assign || !own->path.empty() || !own->value)
     return nullptr;
+  // (`a = a + 1` reads the value from before its statement.)
   const ir::Op *statement = ctx.values.uses().userOf(own->site);
-  return statement && statement->parentOp() == m.withOp ? own->value : nullptr;
+  return statement && statement->parentOp() == m.withOp &&
+                 statement->range.end.offset <= name->range.begin.offset
+             ? own->value
+             : nullptr;
 }
 
 } // namespace

@@ -131,7 +131,7 @@ bool keepsItsShape(std::string_view f) {
       "round", "trunc", "frac", "reciprocal", "erf", "erfc", "erfinv", "lgamma", "digamma",
       "i0", "deg2rad", "rad2deg", "nan_to_num", "isnan", "isinf", "isfinite", "logical_not",
       "bitwise_not", "conj", "clamp_min", "clamp_max", "clone", "contiguous", "detach", "cpu",
-      "to", "type", "float", "double", "half", "bfloat16", "long", "int", "short", "bool",
+      "to", "float", "double", "half", "bfloat16", "long", "int", "short", "bool",
       "requires_grad_", "nn.functional.relu", "nn.functional.gelu", "nn.functional.silu",
       "nn.functional.softplus", "nn.functional.elu", "nn.functional.selu",
       "nn.functional.leaky_relu", "nn.functional.hardtanh", "nn.functional.relu6",
