@@ -121,7 +121,8 @@ bool constantTypeArguments(RuleContext &ctx, const Op *index, int depth = 0) {
       return (v.kind == ValueKind::Builtin &&
               isOneOf(v.text, {"int", "float", "str", "bool", "bytes", "complex", "list",
                                "dict", "tuple", "set", "frozenset", "type", "object"})) ||
-             (v.kind == ValueKind::Qualified && (typingForm(v.text) || confirmedValue(ctx, v.text)));
+             (v.kind == ValueKind::Qualified &&
+              (typingForm(v.text) || confirmedValue(ctx, v.text)));
     });
   }
   default:

@@ -200,7 +200,9 @@ std::optional<Extent> ExtentOf::ofItemsCarried(const Op &call, int depth) {
   if (f.empty())
     return std::nullopt;
   std::vector<const Op *> args(call.operands.begin() + 1, call.operands.end());
-  if (llvm::any_of(args, [](const Op *a) { return !a || a->is(OpKind::Starred) || a->is(OpKind::KwSplat); }))
+  if (llvm::any_of(args, [](const Op *a) {
+        return !a || a->is(OpKind::Starred) || a->is(OpKind::KwSplat);
+      }))
     return std::nullopt;
   if (f == "sorted") // its key and order choose no items
     llvm::erase_if(args, [](const Op *a) {
