@@ -1,6 +1,8 @@
 """Shared by the runtime's Python tests: one Runtime per test module, the
 tiny model, and helpers that run a plan in both tiers."""
 
+import ctypes
+import gc
 import os
 import sys
 import threading
@@ -117,6 +119,14 @@ class Hooked:
 
 def quiet_fds():
     return len(os.listdir("/proc/self/fd"))
+
+
+def release_free_memory():
+    """Gives the allocator's free pages back to the kernel, so that what a
+    test allocates next shows in the resident size (memory budgets read it)
+    rather than reusing what earlier tests freed."""
+    gc.collect()
+    ctypes.CDLL(None).malloc_trim(0)
 
 
 def rss_kib():

@@ -11,7 +11,7 @@ import threading
 import time
 from unittest import mock
 
-from common import TinyGPT, ivc, mediator, plan, tokens, torch, unittest
+from common import TinyGPT, ivc, mediator, plan, release_free_memory, tokens, torch, unittest
 from ivc import _core, _interleaver, _links, _protocol
 
 SURVIVOR = mediator("""
@@ -480,7 +480,7 @@ class Faults(unittest.TestCase):
         self.addCleanup(rt.close)
         for p, values in ((plan(saves), {}), (plan(exports, takes), {"barrier": ivc.Barrier(2)})):
             self.assertTrue(fast_threads_settle())
-            gc.collect()
+            release_free_memory()
             r = rt.run(p, self.model, [self.ids] * len(p["traces"][0]["mediators"]), values,
                        raise_errors=False)
             self.assertIsInstance(r.mediators[0].error, ivc.MediatorMemoryExceeded)
