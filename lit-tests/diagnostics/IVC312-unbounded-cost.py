@@ -1025,3 +1025,12 @@ with model.trace("text copied and chained"):
     tc_chain = str(list(itertools.chain(tc_xs, tc_xs)))  # expected-remark {{makes a string of 2147486720 characters or bytes}}
     tc_sorted = str(sorted(tc_xs, key=len))  # expected-remark {{'str(sorted(tc_xs, key=len))' makes a string}}
     tc_small = str(sorted([3, 1], key=abs)) + str([1, 2].copy())
+
+
+# A fold over a shape is a product of its dimensions only by multiplication
+# from a small int: another function or a string to start from is judged.
+with model.trace("folds over a shape"):
+    fs_a = torch.zeros(4000, 4000, dtype=torch.bool)
+    fs_pow = functools.reduce(operator.pow, fs_a.shape, 7)  # expected-remark {{hands 'operator.pow' to a callee}}
+    fs_text = functools.reduce(operator.mul, fs_a.shape, "a" * 2**22)  # expected-remark {{hands 'operator.mul' to a callee}}
+    fs_numel = functools.reduce(operator.mul, fs_a.shape, 1)

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
 
+#include <cmath>
+
 namespace ivc::rules::cost {
 
 using namespace ir;
@@ -62,11 +64,23 @@ bool sizeTaking(const Value &v) {
 
 
 /// `functools.reduce(operator.mul, h.shape, 1)`, the product of a tensor's
-/// dimensions: a fold over a shape multiplies at most 64 ints that exist.
+/// dimensions: a fold by multiplication over a shape, from a small int or
+/// none, multiplies at most 64 ints that exist. (Another function, or a
+/// string to start from, is judged as any.)
 bool foldsAShape(RuleContext &ctx, const Op &call, const Value &callee) {
   if (callee.kind != ValueKind::Qualified ||
       !isOneOf(callee.text, {"functools.reduce", "itertools.accumulate"}))
     return false;
+  const Op *fn = argument(call, 0, "function");
+  if (!fn || llvm::none_of(ctx.valuesOf(fn), [](const Value &v) {
+        return v.kind == ValueKind::Qualified && v.text == "operator.mul";
+      }) || ctx.valuesOf(fn).size() != 1)
+    return false;
+  if (const Op *start = argument(call, 2, "initial")) {
+    std::optional<double> n = numberValue(ctx, start);
+    if (!n || std::fabs(*n) > double(1 << 20))
+      return false;
+  }
   const Op *items = argument(call, 1, "iterable");
   if (items && items->is(OpKind::Call) && items->operands.size() == 1) // `t.size()`
     items = items->operand(0);
