@@ -1034,3 +1034,15 @@ with model.trace("folds over a shape"):
     fs_pow = functools.reduce(operator.pow, fs_a.shape, 7)  # expected-remark {{hands 'operator.pow' to a callee}}
     fs_text = functools.reduce(operator.mul, fs_a.shape, "a" * 2**22)  # expected-remark {{hands 'operator.mul' to a callee}}
     fs_numel = functools.reduce(operator.mul, fs_a.shape, 1)
+
+
+# Matrix products and factorizations of known shapes count their
+# multiply-adds: C calls in torch's threads the host cannot stop.
+with model.trace("dense algebra"):
+    da_x = torch.ones(4000, 4000)
+    da_svd = torch.linalg.svd(da_x)  # expected-remark {{factors matrices of 4000 by 4000 (about 64000000000 multiply-adds in one call)}}
+    da_exp = torch.linalg.matrix_exp(torch.ones(2000, 2000))  # expected-remark {{factors matrices of 2000 by 2000}}
+    da_inv = np.linalg.inv(np.ones((3000, 3000)))  # expected-remark {{factors matrices of 3000 by 3000}}
+    da_at = da_x @ da_x  # expected-remark {{'da_x @ da_x' multiplies matrices in 64000000000 multiply-adds in one call}}
+    da_mm = da_x.mm(da_x) + torch.matmul(da_x, da_x)  # expected-remark {{'da_x.mm(da_x)' multiplies matrices}} expected-remark {{'torch.matmul(da_x, da_x)' multiplies matrices}}
+    da_small = torch.linalg.svd(torch.ones(768, 768)).S.sum() + (torch.ones(512, 512) @ torch.ones(512, 512)).sum() + torch.linalg.norm(da_x)

@@ -47,6 +47,9 @@ constexpr int64_t MaxBlindExponent = 64;
 constexpr double MaxTensorElements = double(1 << 28);
 // Multiply-adds of one numpy convolution (2^16 by 2^16: 4.5 s).
 constexpr double MaxConvolutionProducts = double(1 << 28);
+// Multiply-adds of one matrix product or factorization in torch's threads
+// (a 4000-square product, 2^36, took seconds; svd of 2000 squared, 2^33, 18 s).
+constexpr double MaxDenseProducts = double(1LL << 32);
 // Bytes of source (a body and its definitions) a runtime compiles in the
 // server's process: folding constants makes at most about 400 times that.
 constexpr size_t MaxFastCodeBytes = 64 << 10;
@@ -351,6 +354,8 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const ir::Op *
 /// The most elements `a @ b` of tensors factories of constant shapes made
 /// may have (an outer product: `zeros(2**15, 1) @ zeros(1, 2**15)`).
 std::optional<double> matmulElements(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
+/// The multiply-adds of that product: its elements by the contracted size.
+std::optional<double> matmulProducts(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
 /// Why a binary operator's tensors of known shapes broadcast to too many
 /// elements (`a[:, :, None] * b[None]`).
 std::optional<std::string> broadcastCost(RuleContext &ctx, const ir::Op &binary);

@@ -1385,6 +1385,60 @@ std::optional<double> matmulElements(RuleContext &ctx, const Op *a, const Op *b)
   return rows * columns;
 }
 
+std::optional<double> matmulProducts(RuleContext &ctx, const Op *a, const Op *b) {
+  std::optional<std::vector<double>> x = factoryShape(ctx, a);
+  std::optional<double> out = matmulElements(ctx, a, b);
+  if (!x || x->empty() || !out)
+    return std::nullopt;
+  return *out * x->back(); // each output element sums a row by a column
+}
+
+std::optional<std::string> denseAlgebraCost(RuleContext &ctx, const Op &call, const Value &callee) {
+  // A factorization, inverse or exponential of an m-by-n matrix of known
+  // shape costs about m·n·min(m, n) multiply-adds per matrix, in C calls
+  // the host cannot stop (2000 by 2000: svd 18 s, matrix_exp 57 s).
+  std::string_view f;
+  const Op *matrix = nullptr;
+  if (callee.kind == ValueKind::Qualified) {
+    std::string_view q = callee.text;
+    for (std::string_view lib : {"torch.linalg.", "numpy.linalg.", "torch."})
+      if (q.starts_with(lib)) {
+        f = q.substr(lib.size());
+        break;
+      }
+    matrix = positionalArgument(call, 0);
+  } else if (callee.kind == ValueKind::Method && call.operand(0) &&
+             call.operand(0)->is(OpKind::Attribute)) {
+    f = callee.text;
+    matrix = call.operand(0)->operand(0);
+  }
+  if (matrix && isOneOf(f, {"matmul", "mm", "bmm"})) { // `a @ b` spelled as a call
+    const Op *other = callee.kind == ValueKind::Method ? positionalArgument(call, 0)
+                                                       : positionalArgument(call, 1);
+    std::optional<double> out = other ? matmulElements(ctx, matrix, other) : std::nullopt;
+    std::optional<double> work = other ? matmulProducts(ctx, matrix, other) : std::nullopt;
+    if (work && *work > MaxDenseProducts && out && *out <= MaxTensorElements) // (else: its size)
+      return "multiplies matrices in " + countText(*work) + " multiply-adds in one call";
+    return std::nullopt;
+  }
+  if (!matrix || !isOneOf(f, {"svd", "svdvals", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+                              "inverse", "pinv", "pinverse", "qr", "lstsq", "solve", "det",
+                              "slogdet", "logdet", "matrix_exp", "cholesky", "lu",
+                              "lu_factor", "matrix_rank", "cond", "norm"}))
+    return std::nullopt;
+  std::optional<std::vector<double>> shape = factoryShape(ctx, matrix);
+  if (!shape || shape->size() < 2)
+    return std::nullopt;
+  double m = (*shape)[shape->size() - 2], n = shape->back();
+  double work = elementsOf(*shape) * std::min(m, n);
+  if (f == "norm" && !argument(call, 1, "ord")) // a vector norm of every element
+    return std::nullopt;
+  if (work > MaxDenseProducts)
+    return "factors matrices of " + countText(m) + " by " + countText(n) + " (about " +
+           countText(work) + " multiply-adds in one call)";
+  return std::nullopt;
+}
+
 std::optional<std::string> gatherCost(RuleContext &ctx, const Op &subscript) {
   // `w[idx]` with an integer tensor of a constant size: a row of w per
   // index (a mask of booleans picks no more than w has).
@@ -1454,6 +1508,8 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
   if (std::optional<std::string> why = iterationCost(ctx, call, callee))
     return why;
   if (std::optional<std::string> why = convolutionCost(ctx, call, callee))
+    return why;
+  if (std::optional<std::string> why = denseAlgebraCost(ctx, call, callee))
     return why;
   if (callee.kind == ValueKind::Qualified) {
     std::optional<double> n = factoryElements(ctx, call, callee.text);
