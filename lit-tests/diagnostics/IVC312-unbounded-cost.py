@@ -998,6 +998,7 @@ with model.trace("statistics of a tensor"):
     stat_t = torch.ones(3_000_000)
     stat_mean = statistics.fmean(stat_t)  # expected-remark {{'statistics.fmean(stat_t)' makes 3000000 tensors}}
     stat_sum = math.fsum(stat_t)  # expected-remark {{'math.fsum(stat_t)' makes 3000000 tensors}}
+    stat_folded = functools.reduce(operator.add, stat_t)  # expected-remark {{'functools.reduce(operator.add, stat_t)' makes 3000000 tensors}}
     stat_small = statistics.fmean([1.0, 2.0]) + math.fsum([1.0, 2.0])
 
 

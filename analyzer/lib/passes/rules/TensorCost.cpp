@@ -1532,7 +1532,8 @@ std::optional<std::string> tensorCallCost(RuleContext &ctx, const Op &call, cons
   bool library = callee.kind == ValueKind::Qualified &&
                  (callee.text.starts_with("itertools.") || callee.text.starts_with("statistics.") ||
                   isOneOf(callee.text, {"collections.deque", "collections.Counter", "math.fsum",
-                                        "math.prod", "heapq.nlargest", "heapq.nsmallest"}));
+                                        "math.prod", "heapq.nlargest", "heapq.nsmallest",
+                                        "functools.reduce"}));
   if (builtin || library)
     for (size_t i = isOneOf(callee.text, {"map", "filter", "itertools.starmap"}) ? 2 : 1;
          i < call.operands.size(); ++i) {
