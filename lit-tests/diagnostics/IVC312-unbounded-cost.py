@@ -150,10 +150,14 @@ with model.trace("repeated augmented squaring"):
         y **= 2  # expected-remark {{'y **= 2' raises again an integer that its own rebinding grows}}
 
 
+# (Each line's value is the one before it: sized exactly, the fourth power
+# passes the limit.)
 with model.trace("powers line after line"):
     w = 10
-    w = w**64  # expected-remark {{raises again an integer that its own rebinding grows}}
-    w = w**64  # expected-remark {{raises again an integer that its own rebinding grows}}
+    w = w**64
+    w = w**64
+    w = w**64
+    w = w**64  # expected-remark {{'w**64' computes an integer of up to 67108864 bits}}
 
 with model.trace("squares line after line"):
     v = 3
@@ -1047,3 +1051,12 @@ with model.trace("dense algebra"):
     da_at = da_x @ da_x  # expected-remark {{'da_x @ da_x' multiplies matrices in 64000000000 multiply-adds in one call}}
     da_mm = da_x.mm(da_x) + torch.matmul(da_x, da_x)  # expected-remark {{'da_x.mm(da_x)' multiplies matrices}} expected-remark {{'torch.matmul(da_x, da_x)' multiplies matrices}}
     da_small = torch.linalg.svd(torch.ones(768, 768)).S.sum() + (torch.ones(512, 512) @ torch.ones(512, 512)).sum() + torch.linalg.norm(da_x)
+
+
+# ... and a name the block rebinds line after line: the last binding before
+# the read.
+with model.trace("rebound line after line"):
+    rl_x = torch.ones(150)
+    rl_x = rl_x[:, None] * rl_x
+    rl_x = rl_x[:, None] * rl_x
+    rl_x = rl_x[:, None] * rl_x  # expected-remark {{'rl_x[:, None] * rl_x' broadcasts to a tensor of 506250000 elements}}

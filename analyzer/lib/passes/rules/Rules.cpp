@@ -89,30 +89,30 @@ bool reportedReference(RuleContext &ctx, std::string_view q) {
 
 namespace {
 
-/// A name a notebook binds in every trace block (`a = torch.ones(n)`): what
-/// a read in a mediator's body sees when that body binds it once, by a plain
-/// assignment among the body's own statements, before the read. The other
+/// A name a notebook binds in every trace block (`a = torch.ones(n)`), or a
+/// body rebinds line after line (`x = x[:, None] * x`): what a read in a
+/// mediator's body sees when the body binds it only by plain assignments
+/// among its own statements: the last one before the read. The other
 /// bindings are other blocks', and no loop or branch of this one rebinds it.
 const ir::Op *bodysOwnValue(RuleContext &ctx, const ir::Op *name, const Symbol &s) {
   const Mediator &m = ctx.m.mediator;
   if (ctx.unit.kind != CodeUnit::Kind::Mediator || !m.bodyRange.contains(name->range.begin.offset))
     return nullptr;
-  const Binding *own = nullptr;
+  const ir::Op *reaching = nullptr;
+  uint32_t reachingEnd = 0;
   for (const Binding &b : s.bindings) {
     if (!b.site || !m.bodyRange.contains(b.site->range.begin.offset))
       continue;
-    if (own)
-      return nullptr; // two in this body
-    own = &b;
+    const ir::Op *statement = ctx.values.uses().userOf(b.site);
+    if (b.kind != Binding::Kind::Assign || !b.path.empty() || !b.value || !statement ||
+        statement->parentOp() != m.withOp)
+      return nullptr;
+    // (`a = a + 1` reads the value from before its statement.)
+    uint32_t end = statement->range.end.offset;
+    if (end <= name->range.begin.offset && end >= reachingEnd)
+      reaching = b.value, reachingEnd = end;
   }
-  if (!own || own->kind != Binding::Kind::Assign || !own->path.empty() || !own->value)
-    return nullptr;
-  // (`a = a + 1` reads the value from before its statement.)
-  const ir::Op *statement = ctx.values.uses().userOf(own->site);
-  return statement && statement->parentOp() == m.withOp &&
-                 statement->range.end.offset <= name->range.begin.offset
-             ? own->value
-             : nullptr;
+  return reaching;
 }
 
 } // namespace
