@@ -1060,3 +1060,13 @@ with model.trace("rebound line after line"):
     rl_x = rl_x[:, None] * rl_x
     rl_x = rl_x[:, None] * rl_x
     rl_x = rl_x[:, None] * rl_x  # expected-remark {{'rl_x[:, None] * rl_x' broadcasts to a tensor of 506250000 elements}}
+
+
+# A loop's or comprehension's variable over a display of tensors of one
+# shape has that shape.
+with model.trace("loop variables"):
+    lv_a = torch.ones(23000)
+    lv_outer = [lv_x[:, None] * lv_x for lv_x in [lv_a]]  # expected-remark {{'lv_x[:, None] * lv_x' broadcasts to a tensor of 529000000 elements}}
+    for lv_y in (lv_a, lv_a + 1):
+        lv_each = lv_y[:, None] * lv_y  # expected-remark {{'lv_y[:, None] * lv_y' broadcasts to a tensor of 529000000 elements}}
+    lv_small = [lv_z[:, None] * lv_z for lv_z in [lv_a[:100]]]

@@ -516,12 +516,35 @@ std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op, int
 std::optional<std::vector<double>> madeShape(RuleContext &ctx, const Op *op);
 std::optional<std::vector<double>> elementwiseShape(RuleContext &ctx, const Op *op, int &budget);
 
+/// The shape of a loop's or comprehension's variable bound only by
+/// iterating a display of tensors of one shape (`for x in [a, b]`,
+/// `[x[:, None] * x for x in [a]]`).
+std::optional<std::vector<double>> loopItemShape(RuleContext &ctx, const Op *op, int &budget) {
+  const Symbol *s = op->is(OpKind::Name) ? symbolOf(ctx, op) : nullptr;
+  if (!s || s->bindings.size() != 1 || s->bindings[0].kind != Binding::Kind::Loop ||
+      !s->bindings[0].path.empty())
+    return std::nullopt;
+  const Op *items = valueBehindNames(ctx, s->bindings[0].value);
+  if (!items || !(items->is(OpKind::List) || items->is(OpKind::Tuple)) || items->operands.empty())
+    return std::nullopt;
+  std::optional<std::vector<double>> shape;
+  for (const Op *item : items->operands) {
+    std::optional<std::vector<double>> each =
+        item && !item->is(OpKind::Starred) ? shapeWithin(ctx, item, budget) : std::nullopt;
+    if (!each || (shape && *shape != *each))
+      return std::nullopt;
+    shape = std::move(each);
+  }
+  return shape;
+}
+
 /// factoryShape, through views and elementwise operations of at most 32
 /// ops not seen before (`t[0][0]...` may nest as deep as CPython parses, and
 /// both operands of `a + b` may be sums of their own).
 std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, int &budget) {
-  op = valueBehindNames(ctx, op);
-  if (!op)
+  if (const Op *value = valueBehindNames(ctx, op))
+    op = value;
+  else if (!op || !op->is(OpKind::Name)) // (a name of no value: a loop's variable, say)
     return std::nullopt;
   // Shapes found are kept: the rules ask in source order, so a chain of
   // `b = b + 1` lines costs one step each, however long.
@@ -534,6 +557,8 @@ std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, i
     shape = elementwiseShape(ctx, op, budget);
   if (!shape)
     shape = madeShape(ctx, op);
+  if (!shape)
+    shape = loopItemShape(ctx, op, budget);
   // (None found with budget left is none at all; one that ran out may be
   // found from nearer.)
   if (shape || budget >= 0)
