@@ -1070,3 +1070,13 @@ with model.trace("loop variables"):
     for lv_y in (lv_a, lv_a + 1):
         lv_each = lv_y[:, None] * lv_y  # expected-remark {{'lv_y[:, None] * lv_y' broadcasts to a tensor of 529000000 elements}}
     lv_small = [lv_z[:, None] * lv_z for lv_z in [lv_a[:100]]]
+
+
+# A helper's parameter every call passes a tensor of one shape has it.
+def hp_outer(hp_u, hp_v):
+    return hp_u * hp_v  # expected-remark {{Function 'hp_outer' is too costly to run in the server's process: 'hp_u * hp_v' broadcasts to a tensor of 529000000 elements}}
+
+
+with model.trace("helper parameters"):
+    hp_a = torch.ones(23000)
+    hp_made = hp_outer(hp_a[:, None], hp_a)

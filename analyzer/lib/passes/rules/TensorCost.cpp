@@ -516,19 +516,27 @@ std::optional<std::vector<double>> viewShape(RuleContext &ctx, const Op *op, int
 std::optional<std::vector<double>> madeShape(RuleContext &ctx, const Op *op);
 std::optional<std::vector<double>> elementwiseShape(RuleContext &ctx, const Op *op, int &budget);
 
-/// The shape of a loop's or comprehension's variable bound only by
-/// iterating a display of tensors of one shape (`for x in [a, b]`,
-/// `[x[:, None] * x for x in [a]]`).
-std::optional<std::vector<double>> loopItemShape(RuleContext &ctx, const Op *op, int &budget) {
+/// The shape of a name bound only by iterating a display of tensors of one
+/// shape (`for x in [a, b]`, `[x[:, None] * x for x in [a]]`), or a helper's
+/// parameter every call passes a tensor of one shape (`outer(a[:, None], a)`).
+std::optional<std::vector<double>> boundShape(RuleContext &ctx, const Op *op, int &budget) {
   const Symbol *s = op->is(OpKind::Name) ? symbolOf(ctx, op) : nullptr;
-  if (!s || s->bindings.size() != 1 || s->bindings[0].kind != Binding::Kind::Loop ||
-      !s->bindings[0].path.empty())
+  if (!s || s->bindings.size() != 1 || !s->bindings[0].path.empty())
     return std::nullopt;
-  const Op *items = valueBehindNames(ctx, s->bindings[0].value);
-  if (!items || !(items->is(OpKind::List) || items->is(OpKind::Tuple)) || items->operands.empty())
+  const Binding &b = s->bindings[0];
+  std::vector<const Op *> candidates;
+  if (b.kind == Binding::Kind::Loop) {
+    const Op *items = valueBehindNames(ctx, b.value);
+    if (items && (items->is(OpKind::List) || items->is(OpKind::Tuple)))
+      candidates.assign(items->operands.begin(), items->operands.end());
+  } else if (b.kind == Binding::Kind::Param && b.site &&
+             !ctx.values.argumentsOf(*b.site, candidates)) {
+    return std::nullopt; // called out of sight
+  }
+  if (candidates.empty())
     return std::nullopt;
   std::optional<std::vector<double>> shape;
-  for (const Op *item : items->operands) {
+  for (const Op *item : candidates) {
     std::optional<std::vector<double>> each =
         item && !item->is(OpKind::Starred) ? shapeWithin(ctx, item, budget) : std::nullopt;
     if (!each || (shape && *shape != *each))
@@ -558,7 +566,7 @@ std::optional<std::vector<double>> shapeWithin(RuleContext &ctx, const Op *op, i
   if (!shape)
     shape = madeShape(ctx, op);
   if (!shape)
-    shape = loopItemShape(ctx, op, budget);
+    shape = boundShape(ctx, op, budget);
   // (None found with budget left is none at all; one that ran out may be
   // found from nearer.)
   if (shape || budget >= 0)
