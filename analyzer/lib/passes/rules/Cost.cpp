@@ -521,9 +521,8 @@ void checkBinary(Op &op, RuleContext &ctx) {
     if (std::optional<double> n = matmulElements(ctx, op.operand(0), op.operand(1));
         n && *n > MaxTensorElements)
       report(ctx, op, "makes a tensor of " + countText(*n) + " elements from its operands");
-    else if (std::optional<double> w = matmulProducts(ctx, op.operand(0), op.operand(1));
-             w && *w > MaxDenseProducts)
-      report(ctx, op, "multiplies matrices in " + countText(*w) + " multiply-adds in one call");
+    else if (std::optional<std::string> why = matmulWorkCost(ctx, op.operand(0), op.operand(1)))
+      report(ctx, op, *why);
   }
 }
 

@@ -408,6 +408,16 @@ std::vector<const Op *> positionalArguments(const Op &call) {
   return args;
 }
 
+std::vector<const Op *> argumentValues(const Op &call) {
+  std::vector<const Op *> values;
+  for (const Op *a : llvm::drop_begin(call.operands))
+    if (a)
+      values.push_back(a->is(OpKind::Keyword) || a->is(OpKind::Starred) || a->is(OpKind::KwSplat)
+                           ? a->operand(0)
+                           : a);
+  return values;
+}
+
 std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const Op *> &args) {
   if (args.empty() || args.size() > 3)
     return std::nullopt;

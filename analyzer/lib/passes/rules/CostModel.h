@@ -190,6 +190,9 @@ std::vector<Addition> additionsTo(RuleContext &ctx, const Symbol &s, bool deep,
 void report(RuleContext &ctx, const ir::Op &at, std::string_view why);
 /// A call's positional arguments, up to a `*args`.
 std::vector<const ir::Op *> positionalArguments(const ir::Op &call);
+/// What each of a call's arguments passes: a keyword's value, what `*xs`
+/// or `**d` spreads, or the argument itself.
+std::vector<const ir::Op *> argumentValues(const ir::Op &call);
 /// The length of `range(*args)` or `torch.arange(*args)` when every argument
 /// is an integer ivc evaluates.
 std::optional<double> rangeLength(RuleContext &ctx, const std::vector<const ir::Op *> &args);
@@ -354,8 +357,9 @@ std::optional<std::vector<double>> factoryShape(RuleContext &ctx, const ir::Op *
 /// The most elements `a @ b` of tensors factories of constant shapes made
 /// may have (an outer product: `zeros(2**15, 1) @ zeros(1, 2**15)`).
 std::optional<double> matmulElements(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
-/// The multiply-adds of that product: its elements by the contracted size.
-std::optional<double> matmulProducts(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
+/// Why that product (of a size within the limit) takes too many
+/// multiply-adds: its elements by the contracted size.
+std::optional<std::string> matmulWorkCost(RuleContext &ctx, const ir::Op *a, const ir::Op *b);
 /// Why a binary operator's tensors of known shapes broadcast to too many
 /// elements (`a[:, :, None] * b[None]`).
 std::optional<std::string> broadcastCost(RuleContext &ctx, const ir::Op &binary);

@@ -8,9 +8,9 @@
 // `kron`, `cartesian_prod`, `combinations`, `cat([t] * n)`), beyond 1 GiB
 // is ISOLATE, and so are polynomial degrees and matrix powers ivc cannot
 // bound, and sizes the inputs choose (InputNumbers.cpp). Shapes carry
-// through views (`t[:, None]`, `unsqueeze`, `.T`) to products, gathers and
-// broadcasts of two such tensors; operands of other sizes (activations) and
-// the results of operators are not judged.
+// through views (`t[:, None]`, `unsqueeze`, `.T`, `reshape`), elementwise
+// results and names to products, gathers and broadcasts; operands of other
+// sizes (activations, weights) are not judged.
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
@@ -104,6 +104,24 @@ bool broadcastTogether(const std::vector<std::vector<double>> &shapes) {
   });
 }
 
+/// The elements tensors of known shapes among `operands` broadcast to, when
+/// at least two do and none is past the limit by itself (judged where it was
+/// made); the others are taken as they may be. `together`: only shapes that
+/// broadcast together (a function's operands may be contracted instead).
+std::optional<double> broadcastElements(RuleContext &ctx, llvm::ArrayRef<const Op *> operands,
+                                        bool together) {
+  std::vector<std::vector<double>> shapes;
+  for (const Op *o : operands)
+    if (std::optional<std::vector<double>> shape = factoryShape(ctx, o)) {
+      if (elementsOf(*shape) > MaxTensorElements)
+        return std::nullopt;
+      shapes.push_back(std::move(*shape));
+    }
+  if (shapes.size() < 2 || (together && !broadcastTogether(shapes)))
+    return std::nullopt;
+  return elementsOf(broadcastOf(shapes));
+}
+
 /// Torch's and numpy's elementwise functions (and tensor methods) of
 /// several tensors, which broadcast them against each other.
 bool broadcastsItsOperands(std::string_view f) {
@@ -140,21 +158,23 @@ bool keepsItsShape(std::string_view f) {
   return names.contains(f);
 }
 
-/// The operands an elementwise call broadcasts (the receiver first for a
-/// method, then its positional arguments and those passed by the names
-/// torch and numpy give them); empty for any other call. `f` is the bare
-/// name: a method's, or a library function's without its library.
+/// What a call is given: its receiver first for a method, then what each
+/// argument passes.
+std::vector<const Op *> callOperands(const Op &call, const Op *self) {
+  std::vector<const Op *> operands = argumentValues(call);
+  if (self)
+    operands.insert(operands.begin(), self);
+  return operands;
+}
+
+/// The operands an elementwise call broadcasts (callOperands; what is no
+/// tensor, a number or a dtype, is skipped where they are read); empty for
+/// any other call. `f` is the bare name: a method's, or a library
+/// function's without its library.
 std::vector<const Op *> elementwiseOperands(const Op &call, std::string_view f, const Op *self) {
   if (!broadcastsItsOperands(f) && !keepsItsShape(f))
     return {};
-  std::vector<const Op *> operands = positionalArguments(call);
-  if (self)
-    operands.insert(operands.begin(), self);
-  for (std::string_view name : {"other", "min", "max", "weight", "tensor1", "tensor2",
-                                "exponent", "condition", "mask", "end", "input"})
-    if (const Op *a = keywordArgument(call, name))
-      operands.push_back(a);
-  return operands;
+  return callOperands(call, self);
 }
 
 /// The elements of one of `shape`'s slices along `dim` (the first when null
@@ -1158,26 +1178,10 @@ std::optional<double> grownElements(RuleContext &ctx, const Op &call, std::strin
   // Otherwise, at least what the operands of known shapes broadcast to,
   // whatever the function (`torch.mul(a[:, None], a[None])`, `F.mse_loss(x, y,
   // reduction="none")`, `torch.cosine_similarity` of broadcast views: each
-  // makes the broadcast first): operands whose shapes broadcast together.
-  {
-    std::vector<const Op *> all = positionalArguments(call);
-    if (self)
-      all.insert(all.begin(), self);
-    for (const Op *a : call.operands)
-      if (a && a->is(OpKind::Keyword))
-        all.push_back(a->operand(0));
-    std::vector<std::vector<double>> shapes;
-    for (const Op *o : all)
-      if (std::optional<std::vector<double>> shape = factoryShape(ctx, o)) {
-        if (elementsOf(*shape) > MaxTensorElements)
-          return std::nullopt; // judged where it was made
-        shapes.push_back(std::move(*shape));
-      }
-    if (shapes.size() >= 2 && broadcastTogether(shapes))
-      if (double n = elementsOf(broadcastOf(shapes)); n > MaxTensorElements)
-        return n;
-  }
-  return std::nullopt;
+  // makes the broadcast first). Only past the limit: what such a call
+  // returns may be smaller (a reduction).
+  std::optional<double> n = broadcastElements(ctx, callOperands(call, self), /*together=*/true);
+  return n && *n > MaxTensorElements ? n : std::nullopt;
 }
 
 /// A tensor method call however it is spelled: `t.m(args)`, unbound
@@ -1418,12 +1422,14 @@ std::optional<double> matmulElements(RuleContext &ctx, const Op *a, const Op *b)
   return rows * columns;
 }
 
-std::optional<double> matmulProducts(RuleContext &ctx, const Op *a, const Op *b) {
+std::optional<std::string> matmulWorkCost(RuleContext &ctx, const Op *a, const Op *b) {
   std::optional<std::vector<double>> x = factoryShape(ctx, a);
   std::optional<double> out = matmulElements(ctx, a, b);
-  if (!x || x->empty() || !out)
+  if (!x || x->empty() || !out || *out > MaxTensorElements) // (too large: judged by its size)
     return std::nullopt;
-  return *out * x->back(); // each output element sums a row by a column
+  if (double work = *out * x->back(); work > MaxDenseProducts) // a row by a column each
+    return "multiplies matrices in " + countText(work) + " multiply-adds in one call";
+  return std::nullopt;
 }
 
 std::optional<std::string> denseAlgebraCost(RuleContext &ctx, const Op &call, const Value &callee) {
@@ -1448,24 +1454,19 @@ std::optional<std::string> denseAlgebraCost(RuleContext &ctx, const Op &call, co
   if (matrix && isOneOf(f, {"matmul", "mm", "bmm"})) { // `a @ b` spelled as a call
     const Op *other = callee.kind == ValueKind::Method ? positionalArgument(call, 0)
                                                        : positionalArgument(call, 1);
-    std::optional<double> out = other ? matmulElements(ctx, matrix, other) : std::nullopt;
-    std::optional<double> work = other ? matmulProducts(ctx, matrix, other) : std::nullopt;
-    if (work && *work > MaxDenseProducts && out && *out <= MaxTensorElements) // (else: its size)
-      return "multiplies matrices in " + countText(*work) + " multiply-adds in one call";
-    return std::nullopt;
+    return other ? matmulWorkCost(ctx, matrix, other) : std::nullopt;
   }
   if (!matrix || !isOneOf(f, {"svd", "svdvals", "eig", "eigh", "eigvals", "eigvalsh", "inv",
                               "inverse", "pinv", "pinverse", "qr", "lstsq", "solve", "det",
                               "slogdet", "logdet", "matrix_exp", "cholesky", "lu",
-                              "lu_factor", "matrix_rank", "cond", "norm"}))
+                              "lu_factor", "matrix_rank", "cond", "norm"}) ||
+      (f == "norm" && !argument(call, 1, "ord"))) // (a vector norm of every element)
     return std::nullopt;
   std::optional<std::vector<double>> shape = factoryShape(ctx, matrix);
   if (!shape || shape->size() < 2)
     return std::nullopt;
   double m = (*shape)[shape->size() - 2], n = shape->back();
   double work = elementsOf(*shape) * std::min(m, n);
-  if (f == "norm" && !argument(call, 1, "ord")) // a vector norm of every element
-    return std::nullopt;
   if (work > MaxDenseProducts)
     return "factors matrices of " + countText(m) + " by " + countText(n) + " (about " +
            countText(work) + " multiply-adds in one call)";
@@ -1496,14 +1497,10 @@ std::optional<std::string> broadcastCost(RuleContext &ctx, const Op &binary) {
   // `a[:, :, None] * b[None]` of an (n, m) and a (k, m) tensor: n·k·m.
   if (binary.text == "@") // a product, sized with matmul
     return std::nullopt;
-  std::optional<std::vector<double>> a = factoryShape(ctx, binary.operand(0)),
-                                     b = factoryShape(ctx, binary.operand(1));
-  if (!a || !b)
-    return std::nullopt;
-  if (elementsOf(*a) > MaxTensorElements || elementsOf(*b) > MaxTensorElements)
-    return std::nullopt; // judged where it was made
-  if (double n = elementsOf(broadcastOf({*a, *b})); n > MaxTensorElements)
-    return "broadcasts to a tensor of " + elementsText(n, 1);
+  if (std::optional<double> n =
+          broadcastElements(ctx, {binary.operand(0), binary.operand(1)}, /*together=*/false);
+      n && *n > MaxTensorElements)
+    return "broadcasts to a tensor of " + elementsText(*n, 1);
   return std::nullopt;
 }
 

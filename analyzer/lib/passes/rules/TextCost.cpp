@@ -161,12 +161,8 @@ std::optional<std::string> methodCost(RuleContext &ctx, const Op &call, std::str
     return std::nullopt;
   }
   if (isOneOf(m, {"format", "format_map"})) // `"{}".format(xs)` writes out xs (`*xs` too)
-    for (const Op *a : llvm::drop_begin(call.operands))
-      if (std::optional<std::string> why = writtenAsText(
-              ctx, a && (a->is(OpKind::Keyword) || a->is(OpKind::Starred) ||
-                         a->is(OpKind::KwSplat))
-                       ? a->operand(0)
-                       : a))
+    for (const Op *a : argumentValues(call))
+      if (std::optional<std::string> why = writtenAsText(ctx, a))
         return why;
   if (!text)
     return growthOfUnsized(ctx, call, m);
@@ -211,13 +207,6 @@ bool isBuiltinException(std::string_view name) {
 /// key of str or repr formats, what `map(str, xs)` formats.
 std::vector<const Op *> formattedArguments(RuleContext &ctx, const Op &call, const Value &callee) {
   std::vector<const Op *> out;
-  auto all = [&]() { // what `*xs` and `**d` spread too
-    for (const Op *a : llvm::drop_begin(call.operands))
-      if (a)
-        out.push_back(a->is(OpKind::Keyword) || a->is(OpKind::Starred) || a->is(OpKind::KwSplat)
-                          ? a->operand(0)
-                          : a);
-  };
   bool log = (callee.kind == ValueKind::Qualified && callee.text == "nnsight.log") ||
              (callee.kind == ValueKind::Method && callee.text == "log" &&
               callee.receiver == ValueKind::Tracer);
@@ -226,7 +215,7 @@ std::vector<const Op *> formattedArguments(RuleContext &ctx, const Op &call, con
                 isOneOf(callee.text, {"format", "format_map"});
   if ((callee.kind == ValueKind::Builtin &&
        (callee.text == "print" || isBuiltinException(callee.text))) || log || format)
-    all();
+    out = argumentValues(call); // what `*xs` and `**d` spread too
   else if (callee.kind == ValueKind::Builtin && callee.text == "map" &&
            isBuiltin(ctx, call.operand(1), {"str", "repr", "ascii", "format"}))
     out.push_back(call.operand(2));
