@@ -21,9 +21,9 @@ Policy ndifPolicy() {
                           "delattr", "breakpoint", "help", "input",      "memoryview"};
   // The standard library's modules research code imports for bookkeeping
   // (statistics, textwrap, enum, logging, ...): what of them is not in the
-  // op catalog runs ISOLATE, where the sandbox holds. (Not `copy` or
-  // `string`: a runtime binds a free name spelled like a safe module to it,
-  // and those two are common variable names.)
+  // op catalog runs ISOLATE, where the sandbox holds. (Not `copy`, `string`
+  // or `types`: a runtime binds a free name spelled like a safe module to
+  // it, and those are common variable names.)
   p.safeModules = {"torch",       "numpy",       "scipy",       "transformers", "accelerate",
                    "einops",      "math",        "random",      "functools",    "itertools",
                    "operator",    "collections", "dataclasses", "typing",       "re",

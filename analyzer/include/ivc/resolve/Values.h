@@ -204,7 +204,8 @@ private:
   bool fileClass(const ir::Op *op);
   /// Whether calling `callee` makes an object outer code may change after
   /// making it, which a plan makes again for each mediator: an instance of
-  /// the file's class (`HeadCfg(8)`, `HeadCfg.tiny()`) or a namedtuple class.
+  /// the file's class (`HeadCfg(8)`, `HeadCfg.tiny()`), a namedtuple class
+  /// or a SimpleNamespace.
   bool makesChangeable(const ir::Op *callee);
   /// Whether a pinned changeable object (makesChangeable) is read only where
   /// mediators run (no outer code changed it after it was made).

@@ -72,9 +72,8 @@ bool foldsAShape(RuleContext &ctx, const Op &call, const Value &callee) {
       !isOneOf(callee.text, {"functools.reduce", "itertools.accumulate"}))
     return false;
   const Op *fn = argument(call, 0, "function");
-  if (!fn || llvm::none_of(ctx.valuesOf(fn), [](const Value &v) {
-        return v.kind == ValueKind::Qualified && v.text == "operator.mul";
-      }) || ctx.valuesOf(fn).size() != 1)
+  const ValueSet &fns = fn ? ctx.valuesOf(fn) : ValueSet{};
+  if (fns.size() != 1 || fns[0].kind != ValueKind::Qualified || fns[0].text != "operator.mul")
     return false;
   if (const Op *start = argument(call, 2, "initial")) {
     std::optional<double> n = numberValue(ctx, start);
