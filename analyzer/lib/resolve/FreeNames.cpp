@@ -233,7 +233,8 @@ bool ValueAnalysis::makesChangeable(const Op *callee) {
     return true;
   return llvm::any_of(valuesOf(callee), [](const Value &v) {
     return v.kind == ValueKind::Qualified &&
-           isOneOf(v.text, {"collections.namedtuple", "typing.NamedTuple", "types.SimpleNamespace"});
+           isOneOf(v.text,
+                   {"collections.namedtuple", "typing.NamedTuple", "types.SimpleNamespace"});
   });
 }
 
