@@ -171,6 +171,24 @@ TEST(DocumentStore, AdoptsOnlyTheTreeOfTheCurrentText) {
   EXPECT_TRUE(docs.snapshot(Uri)->oldTree);
 }
 
+// The language server frees the tree of a document whose analysis it
+// dropped; a tree the document has moved past is not the one dropped.
+TEST(DocumentStore, DropTreeFreesOnlyTheTreeOfThatVersion) {
+  DocumentStore docs;
+  Frontend frontend;
+  docs.open(Uri, 1, "a = 1\n");
+  Snapshot s = std::move(*docs.snapshot(Uri));
+  docs.adoptTree(Uri, s.generation, frontend.parseTree(s.source->text()));
+  docs.dropTree(Uri, s.generation);
+  EXPECT_FALSE(docs.snapshot(Uri)->oldTree);
+
+  docs.adoptTree(Uri, s.generation, frontend.parseTree(s.source->text()));
+  ASSERT_FALSE(bool(docs.change(Uri, 2, {change({0, 4}, {0, 5}, "2")}, PositionEncoding::Utf16)));
+  docs.dropTree(Uri, s.generation); // of version 1: the edited tree stays
+  EXPECT_TRUE(docs.snapshot(Uri)->oldTree);
+  docs.dropTree("file:///not/open.py", 1);
+}
+
 // The real check of the tree edits: after random edits (multi-byte text, new
 // lines, deletions), an incremental re-parse from the edited tree gives the
 // same tree, positions included, as a parse from scratch.

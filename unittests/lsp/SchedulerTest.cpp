@@ -12,9 +12,9 @@ namespace {
 
 const std::string Uri = "file:///t/s.py";
 
-Job job(int64_t version, std::string text) {
+Job job(int64_t version, std::string text, const std::string &uri = Uri) {
   Job j;
-  j.snapshot.uri = Uri;
+  j.snapshot.uri = uri;
   j.snapshot.version = version;
   j.snapshot.generation = uint64_t(version);
   j.snapshot.source = std::make_shared<SourceFile>("s.py", std::move(text));
@@ -26,10 +26,12 @@ Job job(int64_t version, std::string text) {
 struct Published {
   std::mutex mutex;
   std::vector<int64_t> versions;
+  std::vector<std::string> uris;
   Scheduler::ResultHandler handler() {
     return [this](const ResultPtr &r) {
       std::lock_guard<std::mutex> lock(mutex);
       versions.push_back(r->version);
+      uris.push_back(r->uri);
     };
   }
 };
@@ -116,4 +118,67 @@ TEST(Scheduler, ARunningAnalysisIsCancelledByANewerVersion) {
   EXPECT_EQ(published.versions.back(), 5);
   EXPECT_LE(published.versions.size(), 5u);
   EXPECT_TRUE(std::is_sorted(published.versions.begin(), published.versions.end()));
+}
+
+// Two documents whose sources together pass the cap: the one used least
+// recently loses its analysis, and gets it back (the same text, version and
+// result id) when a request asks for it.
+TEST(Scheduler, AnalysesPastTheCapAreDroppedAndRedoneOnDemand) {
+  Published published;
+  const std::string A = "file:///t/a.py", B = "file:///t/b.py";
+  std::string text = "with model.trace('p'):\n    h = model.transformer.h[0].output.save()\n";
+  std::vector<std::string> dropped; // on the worker thread, read after waitIdle()
+  Scheduler s(published.handler(), [](const std::string &) {}, /*hold=*/false,
+              /*retainedBytes=*/text.size() + 10,
+              [&](const AnalysisResult &r) { dropped.push_back(r.uri); });
+  s.schedule(job(1, text, A));
+  s.waitIdle();
+  uint64_t seqA = 0;
+  s.whenReady(A, [&](const ResultPtr &r) { seqA = r ? r->seq : 0; });
+  ASSERT_NE(seqA, 0u);
+  s.schedule(job(7, text, B));
+  s.waitIdle();
+  EXPECT_EQ(published.uris, (std::vector<std::string>{A, B}));
+  EXPECT_EQ(dropped, std::vector<std::string>{A});
+
+  // A was dropped when B's analysis was kept: asking for it runs it again.
+  ResultPtr again;
+  std::mutex m;
+  s.whenReady(A, [&](const ResultPtr &r) {
+    std::lock_guard<std::mutex> lock(m);
+    again = r;
+  });
+  s.waitIdle();
+  {
+    std::lock_guard<std::mutex> lock(m);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->version, 1);
+    EXPECT_EQ(again->seq, seqA);
+    ASSERT_EQ(again->analysis->facts.size(), 1u); // its one trace
+  }
+  EXPECT_EQ(published.uris, (std::vector<std::string>{A, B, A}));
+  EXPECT_EQ(dropped, (std::vector<std::string>{A, B}));
+  // ... and B is the one dropped now; A, kept, answers at once.
+  bool atOnce = false;
+  s.whenReady(A, [&](const ResultPtr &r) { atOnce = r != nullptr; });
+  EXPECT_TRUE(atOnce);
+  EXPECT_EQ(published.uris.size(), 3u);
+
+  // An edit of a dropped document analyzes the new text; the old is not redone.
+  s.schedule(job(8, text + "# edited\n", B));
+  s.waitIdle();
+  EXPECT_EQ(published.versions, (std::vector<int64_t>{1, 7, 1, 8}));
+}
+
+// A document larger than the cap keeps its analysis while it is the newest.
+TEST(Scheduler, TheNewestAnalysisIsKeptWhateverItsSize) {
+  Published published;
+  Scheduler s(published.handler(), [](const std::string &) {}, /*hold=*/false,
+              /*retainedBytes=*/1);
+  s.schedule(job(1, "x = 1\n"));
+  s.waitIdle();
+  bool atOnce = false;
+  s.whenReady(Uri, [&](const ResultPtr &r) { atOnce = r != nullptr; });
+  EXPECT_TRUE(atOnce);
+  EXPECT_EQ(published.versions.size(), 1u);
 }

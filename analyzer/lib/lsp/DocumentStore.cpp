@@ -154,4 +154,12 @@ void DocumentStore::adoptTree(const std::string &uri, uint64_t generation, TreeH
     it->second.tree = std::move(tree);
 }
 
+void DocumentStore::dropTree(const std::string &uri, uint64_t generation) {
+  TreeHandle gone; // freed without the lock
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = docs_.find(uri);
+  if (it != docs_.end() && it->second.generation == generation)
+    gone = std::move(it->second.tree);
+}
+
 } // namespace ivc::lsp

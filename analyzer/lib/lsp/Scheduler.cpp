@@ -7,8 +7,10 @@
 
 namespace ivc::lsp {
 
-Scheduler::Scheduler(ResultHandler onResult, Logger log, bool hold)
-    : onResult_(std::move(onResult)), log_(std::move(log)), held_(hold) {
+Scheduler::Scheduler(ResultHandler onResult, Logger log, bool hold, size_t retainedBytes,
+                     DropHandler onDrop)
+    : onResult_(std::move(onResult)), log_(std::move(log)), onDrop_(std::move(onDrop)),
+      retainedBytes_(retainedBytes), held_(hold) {
   // The analysis thread gets the analysis's stack once (Stack.h), not at
   // every analysis.
   worker_ = std::thread([this] { runWithAnalysisStack([this] { run(); }); });
@@ -17,10 +19,15 @@ Scheduler::Scheduler(ResultHandler onResult, Logger log, bool hold)
 Scheduler::~Scheduler() { stop(); }
 
 void Scheduler::schedule(Job job) {
-  std::optional<Job> dropped; // destroyed outside the lock
+  std::optional<Job> dropped, stale; // destroyed outside the lock
   std::lock_guard<std::mutex> lock(mutex_);
   Entry &e = entries_[job.snapshot.uri];
   e.seq = ++nextSeq_;
+  e.lastUse = ++useClock_;
+  if (e.dropped) {
+    e.dropped = false;
+    stale.swap(e.analyzed);
+  }
   if (!e.queued)
     order_.push_back(job.snapshot.uri);
   if (running_ == job.snapshot.uri)
@@ -59,6 +66,14 @@ void Scheduler::whenReady(const std::string &uri, Waiter waiter) {
     auto it = entries_.find(uri);
     if (it != entries_.end()) {
       Entry &e = it->second;
+      e.lastUse = ++useClock_;
+      if (e.dropped) { // analyze the same text again
+        e.dropped = false;
+        e.doneSeq = 0;
+        e.queued.swap(e.analyzed);
+        order_.push_back(uri);
+        wake_.notify_all();
+      }
       if (e.doneSeq != e.seq) {
         e.waiters.push_back(std::move(waiter));
         return;
@@ -137,6 +152,7 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
   job.snapshot.oldTree.reset();
 
   ResultPtr result, previous;
+  std::vector<ResultPtr> overCap;
   std::vector<Waiter> waiters;
   lock.lock();
   it = entries_.find(uri);
@@ -150,6 +166,9 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
     r->analysis = std::move(analysis);
     result = r;
     previous = std::exchange(it->second.result, result);
+    it->second.analyzed = std::move(job);
+    it->second.lastUse = ++useClock_;
+    overCap = dropOverCap(uri);
   }
   // A cancelled analysis has a newer job queued, which will answer the waiters.
   if (current && (result || !failure.empty())) {
@@ -169,10 +188,40 @@ void Scheduler::runOne(std::unique_lock<std::mutex> &lock) {
   reaper_.bury(std::move(previous));
   reaper_.bury(std::move(base));
   reaper_.bury(std::shared_ptr<const Analysis>(std::move(analysis)));
-  reaper_.bury(std::make_shared<Job>(std::move(job)));
+  if (!result)
+    reaper_.bury(std::make_shared<Job>(std::move(job)));
+  for (ResultPtr &r : overCap) {
+    if (onDrop_)
+      onDrop_(*r);
+    reaper_.bury(std::move(r));
+  }
 
   lock.lock();
   running_.clear();
+}
+
+std::vector<ResultPtr> Scheduler::dropOverCap(const std::string &keep) {
+  auto bytes = [](const Entry &e) { return e.analyzed->snapshot.source->text().size(); };
+  size_t kept = 0;
+  for (const auto &[uri, e] : entries_)
+    if (e.result)
+      kept += bytes(e);
+  std::vector<ResultPtr> dropped;
+  while (kept > retainedBytes_) {
+    Entry *oldest = nullptr;
+    // A queued job will replace its result anyway; until then it is the
+    // base that job's analysis reuses.
+    for (auto &[uri, e] : entries_)
+      if (e.result && !e.queued && uri != keep && (!oldest || e.lastUse < oldest->lastUse))
+        oldest = &e;
+    if (!oldest)
+      break;
+    kept -= bytes(*oldest);
+    dropped.push_back(std::move(oldest->result));
+    oldest->result.reset();
+    oldest->dropped = true;
+  }
+  return dropped;
 }
 
 } // namespace ivc::lsp

@@ -8,6 +8,12 @@
 // dropped, never published. Requests that need an analysis (hover, code
 // actions, ...) wait for the one of the newest version.
 //
+// An analysis holds 100-300 bytes per byte of source, so the results kept
+// for every open document are capped by the size of their sources: past the
+// cap the least recently used are dropped, and analyzed again when asked for.
+// (The server then drops the document's tree too: a tree takes 30-40 bytes
+// per byte of source, and the next edit of the document parses it whole.)
+//
 //===----------------------------------------------------------------------===//
 #ifndef IVC_LIB_LSP_SCHEDULER_H
 #define IVC_LIB_LSP_SCHEDULER_H
@@ -53,10 +59,17 @@ public:
   /// its analysis failed.
   using Waiter = std::function<void(const ResultPtr &)>;
   using Logger = std::function<void(const std::string &)>;
+  /// Called on the worker thread with each result dropped to keep within
+  /// the cap.
+  using DropHandler = std::function<void(const AnalysisResult &)>;
 
   /// `hold`: queue jobs but run none until release() (deterministic tests of
-  /// superseded versions).
-  Scheduler(ResultHandler onResult, Logger log, bool hold);
+  /// superseded versions). `retainedBytes`: the most source, over all open
+  /// documents, whose analyses are kept (the newest one is kept whatever
+  /// its size).
+  Scheduler(ResultHandler onResult, Logger log, bool hold,
+            size_t retainedBytes = DefaultRetainedBytes, DropHandler onDrop = {});
+  static constexpr size_t DefaultRetainedBytes = size_t(8) << 20;
   ~Scheduler();
 
   /// Queues the analysis of a newer version (or of the same text under a new
@@ -81,18 +94,29 @@ private:
     std::optional<Job> queued;
     ResultPtr result; // the newest finished analysis
     std::vector<Waiter> waiters;
+    /// What `result` analyzed (without its tree): run again when a dropped
+    /// result is asked for.
+    std::optional<Job> analyzed;
+    bool dropped = false; // `result` was dropped to keep within the cap
+    uint64_t lastUse = 0;
   };
   void run();
   void runOne(std::unique_lock<std::mutex> &lock);
+  /// Drops the least recently used results but `keep`'s until the kept
+  /// sources fit the cap; returns them, to be freed without the lock.
+  std::vector<ResultPtr> dropOverCap(const std::string &keep);
 
   ResultHandler onResult_;
   Logger log_;
+  DropHandler onDrop_;
   Engine engine_; // used by the worker only
   std::mutex mutex_;
   std::condition_variable wake_, idle_;
   std::map<std::string, Entry> entries_;
   std::deque<std::string> order_; // documents with a queued job, oldest first
   uint64_t nextSeq_ = 0;
+  uint64_t useClock_ = 0;
+  size_t retainedBytes_;
   std::string running_; // uri of the running analysis, or empty
   std::atomic<bool> cancel_{false};
   bool held_;

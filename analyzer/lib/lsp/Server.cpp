@@ -12,7 +12,9 @@ Server::Impl::Impl(Transport &transport, ServerOptions options)
     : transport(transport), options(options), rpc(transport),
       policies(options.policy, [this](const std::string &m) { showError("ivc: " + m); }),
       scheduler([this](const ResultPtr &r) { onResult(r); },
-                [this](const std::string &m) { rpc.log(1, "ivc: " + m); }, options.holdAnalysis) {
+                [this](const std::string &m) { rpc.log(1, "ivc: " + m); }, options.holdAnalysis,
+                Scheduler::DefaultRetainedBytes,
+                [this](const AnalysisResult &r) { docs.dropTree(r.uri, r.generation); }) {
   registerLifecycle();
   registerTextSync();
   registerFeatures();

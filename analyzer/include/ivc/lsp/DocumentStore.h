@@ -71,6 +71,9 @@ public:
   /// Keeps `tree`, the parse of snapshot `generation`, as the base of the
   /// next incremental parse, unless the document has changed since.
   void adoptTree(const std::string &uri, uint64_t generation, TreeHandle tree);
+  /// Frees the tree of snapshot `generation` (the next parse is whole),
+  /// unless the document has changed since.
+  void dropTree(const std::string &uri, uint64_t generation);
 
 private:
   struct Document {
