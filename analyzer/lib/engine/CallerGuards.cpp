@@ -48,14 +48,14 @@ std::string quoted(const Guards &guards, CallerAssumption kind) {
 /// The mediator analyzed again with `guards` assumed of the caller's
 /// values; with `remark`, the remark that says so.
 Outcome analyzeAssuming(const Policy &policy, const TraceRegion &trace, const Mediator &m,
-                        const SourceFile &mainFile, const GuardedAnalysis &analysis,
+                        const ParsedFile &main, const GuardedAnalysis &analysis,
                         const Guards &guards, int64_t most, bool remark) {
   std::unique_ptr<ModuleContext> context = analysis.freshContext();
   context->values->assumeCallerKinds(guards, double(most));
   EffectiveCode code = analysis.effectiveCode(*context);
   Outcome out;
   DiagnosticSink sink;
-  MediatorContext ctx{policy, OpCatalog::builtin(), trace, m, code, out.facts, sink, mainFile};
+  MediatorContext ctx{policy, OpCatalog::builtin(), trace, m, code, out.facts, sink, main};
   for (auto &pass : createPasses())
     pass->run(ctx);
   if (remark) {
@@ -79,7 +79,7 @@ Outcome analyzeAssuming(const Policy &policy, const TraceRegion &trace, const Me
 } // namespace
 
 bool guardCallerValues(const Policy &policy, const TraceRegion &trace, const Mediator &m,
-                       const SourceFile &mainFile, const GuardedAnalysis &analysis,
+                       const ParsedFile &main, const GuardedAnalysis &analysis,
                        MediatorFacts &facts, std::vector<Diagnostic> &diagnostics) {
   // Only what values decide can a guard change: a cost (IVC312) or a
   // division that may trap (IVC307). A while loop stays ISOLATE whatever the
@@ -112,7 +112,7 @@ bool guardCallerValues(const Policy &policy, const TraceRegion &trace, const Med
   // for numbers taken for tensors instead (`torch.outer(v, v)`).
   int64_t most = 0;
   auto fast = [&](const Guards &assumed) {
-    return analyzeAssuming(policy, trace, m, mainFile, analysis, assumed, most, false)
+    return analyzeAssuming(policy, trace, m, main, analysis, assumed, most, false)
                .facts.tier == Tier::Fast;
   };
   auto largest = [&](const Guards &assumed) {
@@ -148,7 +148,7 @@ bool guardCallerValues(const Policy &policy, const TraceRegion &trace, const Med
     if (fast(weaker))
       guards = std::move(weaker);
   }
-  Outcome guarded = analyzeAssuming(policy, trace, m, mainFile, analysis, guards, most, true);
+  Outcome guarded = analyzeAssuming(policy, trace, m, main, analysis, guards, most, true);
   // The kinds the file fixes stay what a runtime refuses to see broken; the
   // assumed ones only send the mediator to a worker.
   guarded.facts.freeTypes = std::move(facts.freeTypes);

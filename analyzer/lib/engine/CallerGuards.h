@@ -37,7 +37,7 @@ struct GuardedAnalysis {
 /// (IVC313) to `diagnostics`, which keep the reasons it is ISOLATE
 /// otherwise. Returns whether it did.
 bool guardCallerValues(const Policy &policy, const TraceRegion &trace, const Mediator &m,
-                       const SourceFile &mainFile, const GuardedAnalysis &analysis,
+                       const ParsedFile &main, const GuardedAnalysis &analysis,
                        MediatorFacts &facts, std::vector<Diagnostic> &diagnostics);
 
 } // namespace ivc

@@ -256,7 +256,7 @@ std::unique_ptr<Analysis> Engine::analyzeHere(std::shared_ptr<const SourceFile> 
       a.timings.resolve += seconds(start);
       start = Clock::now();
       DiagnosticSink own; // merged below, where duplicates across mediators go
-      MediatorContext ctx{a.policy, catalog, trace, m, code, facts, own, *parsed->source};
+      MediatorContext ctx{a.policy, catalog, trace, m, code, facts, own, *parsed};
       for (auto &pass : passes)
         pass->run(ctx);
       record.diagnostics = std::move(own.diagnostics());
@@ -267,7 +267,7 @@ std::unique_ptr<Analysis> Engine::analyzeHere(std::shared_ptr<const SourceFile> 
             return fresh;
           },
           [&](ModuleContext &context) { return buildEffectiveCode(m, context, loader); }, code};
-      guardCallerValues(a.policy, trace, m, *parsed->source, guarded, facts, record.diagnostics);
+      guardCallerValues(a.policy, trace, m, *parsed, guarded, facts, record.diagnostics);
       a.records.push_back(std::move(record));
       a.timings.passes += seconds(start);
     }

@@ -18,6 +18,17 @@ bool ParsedFile::hasErrors() const {
   return false;
 }
 
+bool ParsedFile::insideString(uint32_t offset) const {
+  if (!tree)
+    return false;
+  const Grammar &g = Grammar::python();
+  TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(tree.get()), offset, offset);
+  for (; !ts_node_is_null(n); n = ts_node_parent(n))
+    if (g.sym(n) == Sym::string && ts_node_start_byte(n) < offset && offset < ts_node_end_byte(n))
+      return true;
+  return false;
+}
+
 Frontend::Frontend(FrontendOptions options) : options_(std::move(options)) {
   parser_ = ts_parser_new();
   // Grammar::python() has already checked the ABI; this cannot fail after it.

@@ -45,9 +45,13 @@ std::string MediatorContext::subject(const CodeUnit &unit) const {
 }
 
 const SourceFile &MediatorContext::fileOf(const CodeUnit &unit) const {
+  return *parsedOf(unit).source;
+}
+
+const ParsedFile &MediatorContext::parsedOf(const CodeUnit &unit) const {
   if (unit.context && unit.context->file)
-    return *unit.context->file->source;
-  return mainFile;
+    return *unit.context->file;
+  return main;
 }
 
 Diagnostic *MediatorContext::report(Tier tier, const CodeUnit &unit, SourceRange range, DiagId id,

@@ -238,10 +238,13 @@ private:
       const Op *stmt = lambda ? statementOf(u.op) : u.op;
       if ((lambda && !namesLambda(*stmt, *u.op)) || !definedByPlan(u, *stmt, ctx.mediator))
         continue;
-      const SourceFile &file = ctx.fileOf(u);
+      const ParsedFile &parsed = ctx.parsedOf(u);
+      const SourceFile &file = *parsed.source;
       std::string name(lambda ? stmt->operand(0)->text : u.op->text);
-      placed_.push_back({{name, dedent(file.slice(stmt->range), stmt->range.begin.column),
-                          inFunction(u, stmt)},
+      uint32_t begin = stmt->range.begin.offset;
+      std::string source = dedent(file.slice(stmt->range), stmt->range.begin.column,
+                                  [&](size_t at) { return parsed.insideString(begin + uint32_t(at)); });
+      placed_.push_back({{name, std::move(source), inFunction(u, stmt)},
                          &file,
                          stmt->range.begin.offset});
     }

@@ -46,23 +46,34 @@ llvm::json::Object guardMap(const MediatorFacts &f) {
 
 // The body of a mediator as code a runtime can execute on its own. A trace's
 // Body mediator leaves out the invokes (they are mediators of their own),
-// each replaced by `pass` so the code stays valid.
-std::string mediatorSource(const SourceFile &file, const TraceRegion &trace, const Mediator &m) {
+// each replaced by `pass` so the code stays valid. Dedenting leaves the lines
+// that start inside a string literal alone: the code that runs is the code
+// that was checked.
+std::string mediatorSource(const ParsedFile &parsed, const TraceRegion &trace, const Mediator &m) {
+  const SourceFile &file = *parsed.source;
   const SourceRange &body = m.bodyRange;
-  uint32_t start = file.lineStart(body.begin.line);
+  uint32_t pos = body.begin.offset;
   std::string text;
-  uint32_t pos = start;
+  // Where each copied piece of `text` starts in the file (an offset into
+  // `text`, then into the file): `pass` is never where a line starts.
+  std::vector<std::pair<size_t, uint32_t>> pieces;
+  auto copyTo = [&](uint32_t end) {
+    pieces.push_back({text.size(), pos});
+    text += file.text().substr(pos, end - pos);
+  };
   if (m.kind == MediatorKind::Body)
     for (const Mediator &inv : trace.mediators) {
       if (inv.kind != MediatorKind::Invoke)
         continue;
-      const SourceRange &r = inv.range;
-      text += file.text().substr(pos, r.begin.offset - pos);
+      copyTo(inv.range.begin.offset);
       text += "pass";
-      pos = r.end.offset;
+      pos = inv.range.end.offset;
     }
-  text += file.text().substr(pos, body.end.offset - pos);
-  return dedent(std::string_view(text).substr(body.begin.column), body.begin.column);
+  copyTo(body.end.offset);
+  return dedent(text, body.begin.column, [&](size_t at) {
+    auto piece = std::prev(std::upper_bound(pieces.begin(), pieces.end(), std::make_pair(at, UINT32_MAX)));
+    return parsed.insideString(piece->second + uint32_t(at - piece->first));
+  });
 }
 
 llvm::json::Value reasonJson(const Reason &r, const SourceFile &main) {
@@ -131,7 +142,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"model_aliases", nameMap(f.modelAliases)},
       {"guards", guardMap(f)},
       {"invoke_arguments", std::move(invokeArgs)},
-      {"source", utf8(mediatorSource(file, t, m))},
+      {"source", utf8(mediatorSource(*a.parsed, t, m))},
       {"range", rangeJson(m.range)},
       {"body_range", rangeJson(m.bodyRange)},
   };

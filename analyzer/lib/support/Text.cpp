@@ -7,27 +7,31 @@
 
 namespace ivc {
 
-std::string dedent(std::string_view text, uint32_t column) {
+std::string dedent(std::string_view text, uint32_t column, llvm::function_ref<bool(size_t)> keep) {
   std::string out;
-  bool first = true;
-  for (size_t i = 0; i <= text.size();) {
-    size_t nl = text.find('\n', i);
-    std::string_view line =
-        text.substr(i, nl == std::string_view::npos ? std::string_view::npos : nl - i);
-    if (!first) {
-      size_t strip = 0;
-      while (strip < column && strip < line.size() && (line[strip] == ' ' || line[strip] == '\t'))
-        ++strip;
-      line = line.substr(strip);
+  out.reserve(text.size() + 1);
+  for (size_t i = 0; i < text.size();) {
+    if (i > 0 && !(keep && keep(i))) {
+      // Python's indentation: a form feed resets the count.
+      for (uint32_t counted = 0; i < text.size(); ++i) {
+        if (text[i] == '\f')
+          counted = 0;
+        else if ((text[i] == ' ' || text[i] == '\t') && counted < column)
+          ++counted;
+        else
+          break;
+      }
     }
-    first = false;
-    out += line;
-    if (nl == std::string_view::npos)
+    size_t end = text.find_first_of("\r\n", i);
+    if (end == std::string_view::npos) {
+      out += text.substr(i);
       break;
-    out += '\n';
-    i = nl + 1;
+    }
+    end += text.compare(end, 2, "\r\n") == 0 ? 2 : 1;
+    out += text.substr(i, end - i);
+    i = end;
   }
-  if (!out.empty() && out.back() != '\n')
+  if (!out.empty() && out.back() != '\n' && out.back() != '\r')
     out += '\n';
   return out;
 }

@@ -377,6 +377,29 @@ with model.trace(ids) as tracer:
         self.assertTrue(torch.allclose(r["g"], kept[0].grad))
         self.assertGreater(r["g"].abs().sum().item(), 0)
 
+    def test_the_code_that_runs_is_the_code_that_was_checked(self):
+        # Lines that start inside a string keep their blanks: moving the
+        # body to column 0 must not change a string's value (a format field
+        # `backward.    __globals__` is harmless; `backward.__globals__` is
+        # not). Line ends are CRLF and CR alone, and a form feed starts a line.
+        source = ("import nnsight\n"
+                  "if True:\n"
+                  "    def f():\n"
+                  "        return \"\"\"x\n        y\"\"\"\n"
+                  "with model.trace(ids):\r\n"
+                  "    h = model.transformer.h[0].output[0]\r\n"
+                  "    s = \"\"\"a\n    b\"\"\"\r\n"
+                  "    t = \"{0.backward.\\\n    __globals__}\"\r"
+                  "\f    n = nnsight.save((len(s), len(t)))\n"
+                  "    k = nnsight.save(f())\n"
+                  "    out = h.sum().save()\n")
+        plan = ivc.compile(source, filename="strings.py", policy="ndif")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
+        r = self.rt.run(plan, TinyGPT(), [self.ids], {"ids": self.ids})
+        self.assertEqual(r.errors, [])
+        self.assertEqual(r["n"], (len("a\n    b"), len("{0.backward.    __globals__}")))
+        self.assertEqual(r["k"], "x\n        y")
+
     def test_an_activations_grad_is_a_tensor_once_backward_has_run(self):
         # Read before the pass, used after it, inside the trace, as a tensor.
         plan = ivc.compile("""\

@@ -66,6 +66,10 @@ struct ParsedFile {
   bool wholeTree = true;
 
   bool hasErrors() const;
+  /// Whether byte `offset` lies inside a string literal, after its opening
+  /// quotes: text there is part of the string's value. False where `tree`
+  /// holds no such statement.
+  bool insideString(uint32_t offset) const;
 };
 
 /// Parses and lowers files. Holds one tree-sitter parser: use one Frontend per thread.

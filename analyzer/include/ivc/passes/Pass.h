@@ -9,6 +9,7 @@
 #define IVC_PASSES_PASS_H
 
 #include "ivc/diag/Diagnostic.h"
+#include "ivc/frontend/Frontend.h"
 #include "ivc/policy/OpCatalog.h"
 #include "ivc/policy/Policy.h"
 #include "ivc/resolve/EffectiveCode.h"
@@ -121,11 +122,13 @@ struct MediatorContext {
   const EffectiveCode &code;
   MediatorFacts &facts;
   DiagnosticSink &sink;
-  const SourceFile &mainFile;
+  const ParsedFile &main;
+  const SourceFile &mainFile = *main.source;
 
   /// "Trace body", "Invoke body" or "Function 'helper'": who does what a message says.
   std::string subject(const CodeUnit &unit) const;
   const SourceFile &fileOf(const CodeUnit &unit) const;
+  const ParsedFile &parsedOf(const CodeUnit &unit) const;
 
   /// Records a reason of `tier` for `op` of `unit` and reports the matching
   /// diagnostic (built from the table entry of `id` and `args`), with a note
