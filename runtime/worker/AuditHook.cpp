@@ -12,7 +12,9 @@
 #include "audit/UserCode.h"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ivc::runtime::worker {
@@ -75,23 +77,35 @@ bool watchCollections() {
 // those functions, taken before any user code ran, may do just that: a user
 // function of the same name has code of its own, and a rebound module
 // attribute changes which function runs, not which code this compares.
+// User code can still run in their frame, called back from C (a field-name
+// iterable's `map(partial(exec, ...))`): so what they compile must have the
+// shape they give it, and what they set must be an attribute of the object
+// they made (a local of their frame).
+struct Settable {
+  std::string_view attribute;
+  const char *local; // the frame's local that holds what it made
+};
+
 struct Generator {
   const char *module;
   const char *function; // a dotted path in the module
-  bool compiles;
-  std::vector<std::string_view> sets; // attributes it may set on what it made
-  /// What else must hold for it to compile (the frame is its own).
-  bool (*compilesNow)(PyFrameObject *frame) = nullptr;
+  /// What else must hold for it to compile `source` (the frame is its own);
+  /// null: it compiles nothing.
+  bool (*compiles)(PyFrameObject *frame, PyObject *source);
+  std::vector<Settable> sets;
   PyObject *code = nullptr; // held for the life of the worker
 };
 
-bool fieldsNamedByIdentifiers(PyFrameObject *frame);
+bool namedtupleNew(PyFrameObject *frame, PyObject *source);
+bool dataclassMethod(PyFrameObject *frame, PyObject *source);
 
 std::vector<Generator> g_generators = {
-    {"collections", "namedtuple", true, {"__module__", "__defaults__"}},
-    {"dataclasses", "_create_fn", true, {}, fieldsNamedByIdentifiers},
-    {"dataclasses", "_process_class", false, {"__doc__"}},
-    {"typing", "NamedTupleMeta.__new__", false, {"__bases__", "__qualname__"}},
+    {"collections", "namedtuple", namedtupleNew,
+     {{"__module__", "result"}, {"__defaults__", "__new__"}}},
+    {"dataclasses", "_create_fn", dataclassMethod, {}},
+    {"dataclasses", "_process_class", nullptr, {{"__doc__", "cls"}}},
+    {"typing", "NamedTupleMeta.__new__", nullptr,
+     {{"__bases__", "nm_tpl"}, {"__qualname__", "nm_tpl"}}},
 };
 constexpr size_t ProcessClass = 2;
 
@@ -184,30 +198,103 @@ bool fieldsNamedByIdentifiers(PyFrameObject *frame) {
   return ok;
 }
 
+// The text a compile event compiles: eval and exec of a str pass it as
+// UTF-8 bytes, compile() as the str.
+std::optional<std::string_view> sourceText(PyObject *source) {
+  if (PyBytes_CheckExact(source))
+    return std::string_view(PyBytes_AS_STRING(source), size_t(PyBytes_GET_SIZE(source)));
+  Py_ssize_t size = 0;
+  const char *utf8 = PyUnicode_CheckExact(source) ? PyUnicode_AsUTF8AndSize(source, &size) : nullptr;
+  PyErr_Clear();
+  return utf8 ? std::optional(std::string_view(utf8, size_t(size))) : std::nullopt;
+}
+
+// What namedtuple compiles: `lambda _cls, a, b: _tuple_new(_cls, (a, b))`
+// (one field: `a,` both times), over identifiers.
+bool namedtupleNew(PyFrameObject *, PyObject *source) {
+  std::optional<std::string_view> compiled = sourceText(source);
+  if (!compiled)
+    return false;
+  std::string_view text = *compiled;
+  constexpr std::string_view head = "lambda _cls, ", middle = ": _tuple_new(_cls, (", tail = "))";
+  size_t cut = text.find(middle);
+  if (!text.starts_with(head) || cut == std::string_view::npos || !text.ends_with(tail))
+    return false;
+  std::string_view args = text.substr(head.size(), cut - head.size());
+  size_t again = cut + middle.size();
+  if (text.size() != again + args.size() + tail.size() || text.substr(again, args.size()) != args)
+    return false;
+  if (args.ends_with(","))
+    args.remove_suffix(1);
+  for (std::string_view rest = args;;) {
+    size_t comma = rest.find(", ");
+    std::string_view name = rest.substr(0, comma);
+    PyObject *s = PyUnicode_FromStringAndSize(name.data(), Py_ssize_t(name.size()));
+    bool ok = isIdentifier(s);
+    Py_XDECREF(s);
+    PyErr_Clear();
+    if (!ok)
+      return false;
+    if (comma == std::string_view::npos)
+      return true;
+    rest.remove_prefix(comma + 2);
+  }
+}
+
+// What _create_fn compiles: `def __create_fn__(...)` around one method whose
+// text comes from the fields' names.
+bool dataclassMethod(PyFrameObject *frame, PyObject *source) {
+  std::optional<std::string_view> text = sourceText(source);
+  return text && text->starts_with("def __create_fn__(") && fieldsNamedByIdentifiers(frame);
+}
+
+// Whether `object` is what the frame's local `name` holds.
+bool isLocal(PyFrameObject *frame, const char *name, PyObject *object) {
+  PyObject *locals = PyFrame_GetLocals(frame);
+  PyObject *value = locals ? PyMapping_GetItemString(locals, name) : nullptr;
+  bool same = value && value == object;
+  Py_XDECREF(value);
+  Py_XDECREF(locals);
+  PyErr_Clear();
+  return same;
+}
+
+// The frame whose compile was allowed, until the exec that runs what it
+// compiled (eval and exec of text raise both, one after the other).
+PyFrameObject *g_compiledIn = nullptr; // compared, never dereferenced
+
 bool builtByGenerator(std::string_view event, PyObject *args) {
-  bool compiling = event == "compile" || event == "exec";
-  if (!compiling && event != "object.__setattr__")
+  PyFrameObject *compiledIn = std::exchange(g_compiledIn, nullptr);
+  bool compiling = event == "compile";
+  if (!compiling && event != "exec" && event != "object.__setattr__")
     return false;
   PyFrameObject *frame = PyEval_GetFrame();
-  if (!frame)
+  if (!frame || !PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 1)
     return false;
+  if (event == "exec")
+    return frame == compiledIn;
   PyCodeObject *code = PyFrame_GetCode(frame);
   auto g = std::find_if(g_generators.begin(), g_generators.end(), [&](const Generator &g) {
     return g.code == reinterpret_cast<PyObject *>(code);
   });
   Py_DECREF(code);
-  if (g == g_generators.end())
+  if (g == g_generators.end() || PyTuple_GET_SIZE(args) < 2)
     return false;
-  if (compiling)
-    return g->compiles && (!g->compilesNow || g->compilesNow(frame));
-  PyObject *attr = PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 1 ? PyTuple_GET_ITEM(args, 1)
-                                                                      : nullptr;
-  const char *name = attr && PyUnicode_Check(attr) ? PyUnicode_AsUTF8(attr) : nullptr;
+  if (compiling) {
+    if (!g->compiles || !g->compiles(frame, PyTuple_GET_ITEM(args, 0)))
+      return false;
+    g_compiledIn = frame;
+    return true;
+  }
+  PyObject *attr = PyTuple_GET_ITEM(args, 1);
+  const char *name = PyUnicode_Check(attr) ? PyUnicode_AsUTF8(attr) : nullptr;
   if (!name) {
     PyErr_Clear();
     return false;
   }
-  return std::find(g->sets.begin(), g->sets.end(), std::string_view(name)) != g->sets.end();
+  auto s = std::find_if(g->sets.begin(), g->sets.end(),
+                        [&](const Settable &s) { return s.attribute == name; });
+  return s != g->sets.end() && isLocal(frame, s->local, PyTuple_GET_ITEM(args, 0));
 }
 
 int hook(const char *event, PyObject *args, void *) {

@@ -108,6 +108,30 @@ class Policy(unittest.TestCase):
                 pass
             """, "exec", "compile")
 
+    def test_user_code_called_back_in_a_generators_frame_gets_no_allowance(self):
+        # A field-name iterable runs user code from C, in namedtuple's or
+        # NamedTupleMeta's own frame: it compiles only what namedtuple would,
+        # and sets attributes of nothing but the class being made.
+        self.assertBlocked("""
+            import builtins, collections, functools
+            run = functools.partial(builtins.exec, "r = 1")
+            collections.namedtuple("P", map(run, [{}]))
+            """, "exec", "compile")
+        self.assertBlocked("""
+            import builtins, collections, functools
+            text = "lambda _cls, os: _tuple_new(_cls, (os)); r = 1"
+            collections.namedtuple("P", map(functools.partial(builtins.eval, text), [{}]))
+            """, "exec", "compile")
+        self.assertBlocked("""
+            import functools, typing
+            class Victim:
+                pass
+            class Evil:
+                pass
+            class X(typing.NamedTuple):
+                __annotations__ = map(functools.partial(setattr, Victim, "__bases__"), [(Evil,)])
+            """, "sandbox", "object.__setattr__")
+
     def test_sandbox_events_are_always_refused(self):
         self.assertBlocked("import sys\nsys.settrace(None)", "sandbox", "sys.settrace")
         self.assertBlocked("import gc\ngc.get_objects()", "sandbox", "gc.get_objects")
