@@ -33,6 +33,13 @@ std::optional<Policy::ProhibitedMatch> Policy::prohibitedModule(std::string_view
   // share a prohibited module's name are not that module.
   static constexpr std::string_view namesakes[] = {"scipy.signal", "scipy.io", "torch.signal",
                                                    "torch.multiprocessing"};
+  // And some under another name (`import builtins as bltns` in enum); found
+  // by walking the public attributes of the safe modules' loaded modules.
+  static constexpr std::pair<std::string_view, std::string_view> renamed[] = {
+      {"bltns", "builtins"},    // enum
+      {"bltn_open", "builtins"}, // tarfile: the builtin open
+      {"python_multiprocessing", "multiprocessing"}, // torch.utils.data.dataloader
+  };
   size_t start = dotted.find('.');
   while (start != std::string_view::npos) {
     size_t end = dotted.find('.', start + 1);
@@ -43,6 +50,9 @@ std::optional<Policy::ProhibitedMatch> Policy::prohibitedModule(std::string_view
     bool namesake = false;
     for (std::string_view n : namesakes)
       namesake |= prefix == n;
+    for (const auto &[alias, module] : renamed)
+      if (component == alias)
+        component = module;
     if (!namesake)
       for (const auto &[category, modules] : prohibitedModules)
         for (const std::string &m : modules)
