@@ -1080,3 +1080,21 @@ def hp_outer(hp_u, hp_v):
 with model.trace("helper parameters"):
     hp_a = torch.ones(23000)
     hp_made = hp_outer(hp_a[:, None], hp_a)
+
+# A list extended from an iterator over itself grows inside one C call until
+# memory runs out; with islice bounding it, `zip` nests each item in the
+# next, and hashing the last recursed a million deep in C.
+with model.trace("extended from its own iterator"):
+    own = [0]
+    own.extend(iter(own))  # expected-remark {{extends a list from an iterator over itself}}
+    boxes = [()]
+    boxes.extend(itertools.islice(zip(boxes), 10**6))  # expected-remark {{extends a list from an iterator over itself}}
+    walker = map(abs, own)
+    own += walker  # expected-remark {{extends a list from an iterator over itself}}
+    grows = any(map(own.append, own))  # expected-remark {{grows the list it iterates}}
+
+# Each lazy wrapper calls once more per item: nine of them over 2^27 held the
+# lock 25 s, past the depth the rule follows, and eight over 2^24 9 s.
+with model.trace("lazy wrappers in layers"):
+    deep = max(map(abs, map(abs, map(abs, map(abs, map(abs, map(abs, map(abs, map(abs, map(abs, range(2**60)))))))))))  # expected-remark {{iterates a range}}
+    layered = max(map(math.sin, map(math.cos, map(math.sin, map(math.cos, range(2**23))))))  # expected-remark {{iterates a range}}

@@ -166,3 +166,13 @@ with model.trace("positions"):
     picked = random.sample(range(positions_h.size(1)), 1)
     halves = list(range(positions_h.size(-1) // 2))
     numel = functools.reduce(operator.mul, positions_h.shape, 1) + functools.reduce(operator.mul, positions_h.size())
+
+# A list extended by a copy of itself, its reversed iterator (which counts
+# down from the length it started at) or a slice of it grows once; lazy
+# wrappers over a short range cost little.
+with model.trace("finite self-extension"):
+    mirrored = [1, 2]
+    mirrored.extend(reversed(mirrored))
+    mirrored.extend(mirrored)
+    mirrored += map(abs, mirrored[:2])
+    few = max(map(math.sin, map(math.cos, range(2**20))))

@@ -545,16 +545,18 @@ void checkModularPower(RuleContext &ctx, const Op &call) {
 }
 
 /// Whether a range call's length is bounded.
-bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args) {
+/// `passes`: how many times something iterates each item (a lazy wrapper
+/// over a range calls its function once per item more).
+bool boundedRange(RuleContext &ctx, const std::vector<const Op *> &args, int passes = 1) {
   if (args.size() == 1 && Sizer(ctx).of(args[0]).kind == Magnitude::Length)
     return true;
   // `range(h.shape[1])`, `range(h.size(-1) // 2)`: a length of what exists.
   if (args.size() == 1)
     if (std::optional<SizeLimit> limit = sizeLimit(ctx, args[0]);
-        limit && judged(*limit) <= double(MaxElements))
+        limit && judged(*limit) * passes <= double(MaxElements))
       return true;
   std::optional<double> n = rangeLength(ctx, args);
-  return n && *n <= double(MaxElements);
+  return n && *n * passes <= double(MaxElements);
 }
 
 /// A builtin that takes a range without iterating it.
@@ -568,57 +570,77 @@ bool isConstantTimeOnRanges(const Value &v) {
 /// length ivc cannot bound, or to a lazy wrapper over one: a call of `range`,
 /// a slice of one (a range too), one of itertools' combinatoric iterators
 /// (IteratorCost.cpp), or a name bound to one (`r = range(n)` ... `sum(r)`).
-/// `evidently`: only one whose length ivc evaluates.
-bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false, int depth = 0) {
-  if (!op || depth > 8)
-    return false;
-  auto inner = [&](const Op *o) { return mayBeLongRange(ctx, o, evidently, depth + 1); };
-  if (op->is(OpKind::Call)) {
-    std::vector<const Op *> args = positionalArguments(*op);
-    for (const Value &v : ctx.valuesOf(op->operand(0))) {
-      if (v.kind == ValueKind::Builtin && v.text == "range") {
-        std::optional<double> n = rangeLength(ctx, args);
-        if (evidently ? n && *n > double(MaxElements) : !boundedRange(ctx, args))
+/// `evidently`: only one whose length ivc evaluates. Under `passes` - 1 lazy
+/// wrappers (`map(f, map(g, range(n)))`), each item costs `passes` calls, so
+/// the bound on the length is that much lower. Past the depth it follows,
+/// it cannot tell: a range may be long, but not evidently. A name met again
+/// on the way (`chain = zip(chain)`) adds nothing the first meeting did not.
+struct LongRangeWalk {
+  RuleContext &ctx;
+  bool evidently;
+  llvm::SmallVector<const Symbol *, 8> names;
+
+  bool mayBeLong(const Op *op, int depth, int passes) {
+    if (!op)
+      return false;
+    if (depth > 8)
+      return !evidently;
+    auto inner = [&](const Op *o) { return mayBeLong(o, depth + 1, passes); };
+    auto wrapped = [&](const Op *o) { return mayBeLong(o, depth + 1, passes + 1); };
+    if (op->is(OpKind::Call)) {
+      std::vector<const Op *> args = positionalArguments(*op);
+      for (const Value &v : ctx.valuesOf(op->operand(0))) {
+        if (v.kind == ValueKind::Builtin && v.text == "range") {
+          std::optional<double> n = rangeLength(ctx, args);
+          if (evidently ? n && *n > double(MaxElements) : !boundedRange(ctx, args, passes))
+            return true;
+        }
+        if (isLazyWrapper(v) && llvm::any_of(args, wrapped))
           return true;
+        if (isCombinatoric(v)) {
+          std::optional<double> n = combinatoricCount(ctx, *op, v.text);
+          if (evidently ? n && *n > double(MaxElements)
+                        : !n || *n * passes > double(MaxElements))
+            return true;
+        }
       }
-      if (isLazyWrapper(v) && llvm::any_of(args, inner))
-        return true;
-      if (isCombinatoric(v)) {
-        std::optional<double> n = combinatoricCount(ctx, *op, v.text);
-        if (evidently ? n && *n > double(MaxElements) : !n || *n > double(MaxElements))
-          return true;
-      }
+      return false;
+    }
+    if (op->is(OpKind::Subscript))
+      return op->operand(1) && op->operand(1)->is(OpKind::Slice) && inner(op->operand(0));
+    // `range(n) if c else xs`, `c and range(n)`, `(r := range(n))`.
+    if (op->is(OpKind::IfExp))
+      return inner(op->operand(1)) || inner(op->operand(2));
+    if (op->is(OpKind::BoolOp))
+      return inner(op->operand(0)) || inner(op->operand(1));
+    if (op->is(OpKind::NamedExpr))
+      return inner(op->operand(0));
+    if (op->is(OpKind::Name) && op->ctx == Ctx::Load) {
+      const Symbol *s = symbolOf(ctx, op);
+      if (!s || llvm::is_contained(names, s))
+        return false;
+      // A read's answer is its symbol's; it is kept only when worked out from
+      // the top (deeper, the depth bound may have cut it short).
+      llvm::DenseMap<const Symbol *, bool> &memo = ctx.memo.longRangeNames[evidently];
+      if (depth == 0)
+        if (auto it = memo.find(s); it != memo.end())
+          return it->second;
+      names.push_back(s);
+      bool found = llvm::any_of(s->bindings, [&](const Binding &b) {
+        return (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) &&
+               b.path.empty() && inner(b.value);
+      });
+      names.pop_back();
+      if (depth == 0)
+        memo[s] = found;
+      return found;
     }
     return false;
   }
-  if (op->is(OpKind::Subscript))
-    return op->operand(1) && op->operand(1)->is(OpKind::Slice) && inner(op->operand(0));
-  // `range(n) if c else xs`, `c and range(n)`, `(r := range(n))`.
-  if (op->is(OpKind::IfExp))
-    return inner(op->operand(1)) || inner(op->operand(2));
-  if (op->is(OpKind::BoolOp))
-    return inner(op->operand(0)) || inner(op->operand(1));
-  if (op->is(OpKind::NamedExpr))
-    return inner(op->operand(0));
-  if (op->is(OpKind::Name) && op->ctx == Ctx::Load) {
-    const Symbol *s = symbolOf(ctx, op);
-    if (!s)
-      return false;
-    // A read's answer is its symbol's; it is kept only when worked out from
-    // the top (deeper, the depth bound may have cut it short).
-    llvm::DenseMap<const Symbol *, bool> &memo = ctx.memo.longRangeNames[evidently];
-    if (depth == 0)
-      if (auto it = memo.find(s); it != memo.end())
-        return it->second;
-    bool found = llvm::any_of(s->bindings, [&](const Binding &b) {
-      return (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) &&
-             b.path.empty() && inner(b.value);
-    });
-    if (depth == 0)
-      memo[s] = found;
-    return found;
-  }
-  return false;
+};
+
+bool mayBeLongRange(RuleContext &ctx, const Op *op, bool evidently = false) {
+  return LongRangeWalk{ctx, evidently, {}}.mayBeLong(op, 0, 1);
 }
 
 /// How many integers `op` lists when it is a range, a sequence ivc sizes,
@@ -762,7 +784,11 @@ std::optional<std::string> unboundedCall(RuleContext &ctx, const Op &call,
         attr && attr->is(OpKind::Attribute) ? symbolOf(ctx, attr->operand(0)) : nullptr;
     if (list && inLoopOver(ctx, call, list))
       return "extends the list its loop iterates";
+    if (list && f == "extend" && readsLazily(ctx, argument(call, 0, "iterable"), list))
+      return "extends a list from an iterator over itself";
   }
+  if (isLazyWrapper(callee) && growsWhatItIterates(ctx, call))
+    return "grows the list it iterates";
   return std::nullopt;
 }
 
@@ -948,6 +974,8 @@ void checkCost(Op &op, RuleContext &ctx) {
     const Symbol *list = symbolOf(ctx, op.operand(0));
     if (list && isOneOf(op.text, {"+=", "*="}) && inLoopOver(ctx, op, list))
       return report(ctx, op, "extends the list its loop iterates");
+    if (list && op.text == "+=" && readsLazily(ctx, op.operand(1), list))
+      return report(ctx, op, "extends a list from an iterator over itself");
     // `s *= 2` or `s += s` at every turn of a loop: geometric growth.
     bool doubles = op.text == "*=" || (op.text == "+=" && list && list == symbolOf(ctx, op.operand(1)));
     bool sequence = isSequence(ctx, op.operand(0)) ||

@@ -280,6 +280,13 @@ const ir::Op *statementOf(const ir::Op &op);
 /// itertools' wrappers): a Python loop over it releases the GIL between
 /// items.
 bool isLazyWrapper(const Value &v);
+/// Whether `op` is an iterator that reads the list `list` item by item as
+/// it is consumed (`iter(xs)`, `zip(xs)`, `map(f, xs)`, `x for x in xs`, a
+/// name bound to one): extending `xs` from it never ends.
+bool readsLazily(RuleContext &ctx, const ir::Op *op, const Symbol *list);
+/// Whether `call`, a lazy wrapper's, hands it a method that grows a list
+/// (`xs.append`) and an iterable over that list (`map(xs.append, xs)`).
+bool growsWhatItIterates(RuleContext &ctx, const ir::Op &call);
 /// Whether `op`, a display or a lazy wrapper's call, is what a loop stores
 /// again where it read it (`x = (x,)`, `a[0] = (a[0],)`).
 bool nestsItselfInLoop(RuleContext &ctx, const ir::Op &op);

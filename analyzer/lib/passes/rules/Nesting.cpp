@@ -100,6 +100,47 @@ bool isLazyWrapper(const Value &v) {
           !isCombinatoric(v)); // those copy their inputs first
 }
 
+bool readsLazily(RuleContext &ctx, const Op *op, const Symbol *list, int depth) {
+  if (!op || !list || depth > 8)
+    return false;
+  auto reads = [&](const Op *o) {
+    return symbolOf(ctx, o) == list || readsLazily(ctx, o, list, depth + 1);
+  };
+  if (op->is(OpKind::GeneratorExp))
+    return reads(op->operand(0));
+  if (op->is(OpKind::Name) && op->ctx == Ctx::Load)
+    if (const Symbol *s = symbolOf(ctx, op); s && s != list)
+      return llvm::any_of(s->bindings, [&](const Binding &b) {
+        return (b.kind == Binding::Kind::Assign || b.kind == Binding::Kind::Walrus) &&
+               b.path.empty() && readsLazily(ctx, b.value, list, depth + 1);
+      });
+  if (!op->is(OpKind::Call))
+    return false;
+  // (A reversed list iterator counts down from the length it started at.)
+  bool lazy = llvm::any_of(ctx.valuesOf(op->operand(0)), [](const Value &v) {
+    return isLazyWrapper(v) && !(v.kind == ValueKind::Builtin && v.text == "reversed");
+  });
+  return lazy && llvm::any_of(positionalArguments(*op), reads);
+}
+
+bool readsLazily(RuleContext &ctx, const Op *op, const Symbol *list) {
+  return readsLazily(ctx, op, list, 0);
+}
+
+bool growsWhatItIterates(RuleContext &ctx, const Op &call) {
+  std::vector<const Op *> args = positionalArguments(call);
+  for (const Op *a : args) {
+    if (!a || !a->is(OpKind::Attribute) || !isOneOf(a->text, {"append", "extend", "insert"}))
+      continue;
+    const Symbol *list = symbolOf(ctx, a->operand(0));
+    if (list && llvm::any_of(args, [&](const Op *o) {
+          return o != a && (symbolOf(ctx, o) == list || readsLazily(ctx, o, list));
+        }))
+      return true;
+  }
+  return false;
+}
+
 namespace {
 
 /// The name an expression reads its value from: `a` for `a`, `a[0]`,
