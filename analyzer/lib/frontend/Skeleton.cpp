@@ -3,6 +3,7 @@
 
 #include "ivc/frontend/Unicode.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
@@ -505,7 +506,7 @@ private:
   void bind(uint64_t hash, std::string_view name) {
     if (isDunder(name) || isDunder(normalizeIdentifier(name)))
       s_.alwaysParse = true; // `__builtins__ = ...`, module `__getattr__`, ...
-    if (std::find(s_.binds.begin(), s_.binds.end(), hash) == s_.binds.end())
+    if (bound_.insert(hash).second) // (`a0, a1, ..., a99999 = xs`: no linear search)
       s_.binds.push_back(hash);
   }
 
@@ -578,6 +579,7 @@ private:
   }
 
   SkeletonStatement &s_;
+  llvm::DenseSet<uint64_t> bound_; // s_.binds, to look up
   llvm::ArrayRef<std::string> traceMethods_;
   bool definition_;
   bool named_ = false;
