@@ -1,7 +1,7 @@
 # `x.save()` as a statement saves the object x holds, as nnsight marks it,
 # whatever it is (a dict, a list, a number, a string); so does
 # nnsight.save(x). A helper's local saved that way is not the mediator's
-# name.
+# name, but the name the helper's return is bound to holds the saved object.
 # RUN: %ivc plan %s | FileCheck %s
 import json
 
@@ -22,7 +22,8 @@ def summarize(hidden):
 # CHECK-NEXT:   "norms",
 # CHECK-NEXT:   "scale",
 # CHECK-NEXT:   "text",
-# CHECK-NEXT:   "hidden"
+# CHECK-NEXT:   "hidden",
+# CHECK-NEXT:   "summary"
 # CHECK-NEXT: ],
 with model.trace("The Eiffel Tower is in"):
     hidden = model.transformer.h[0].output[0]

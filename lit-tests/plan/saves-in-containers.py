@@ -32,3 +32,50 @@ with model.trace("The Eiffel Tower is in"):
     pairs += [(1, model.lm_head.output.save())]
     stacked = torch.stack([model.lm_head.output.save()])
     last = model.lm_head.output.save()
+
+# So does an annotated assignment, an instance of the file's classes made
+# from a saved value, and what a function of the file returns when it
+# returns one: directly, or a name of its own that holds one. A helper that
+# saves and returns something else keeps no name saved.
+
+
+class Record:
+    def __init__(self, layer, act):
+        self.layer, self.act = layer, act
+
+
+def grab(block):
+    return block.output[0].save()
+
+
+def read(block):
+    kept = {"mlp": block.mlp.output.save()}
+    return kept
+
+
+def marked(block):
+    out = block.output[0] * 2
+    out.save()
+    return out
+
+
+def norm_only(block):
+    block.output[0].save()
+    return 1
+
+
+# CHECK:      "saves": [
+# CHECK-NEXT:   "typed",
+# CHECK-NEXT:   "records",
+# CHECK-NEXT:   "grabbed",
+# CHECK-NEXT:   "cache",
+# CHECK-NEXT:   "doubled"
+# CHECK-NEXT: ],
+with model.trace("The Eiffel Tower is in"):
+    typed: torch.Tensor = model.transformer.h[0].output[0].save()
+    records = []
+    records.append(Record(0, model.transformer.h[0].output[0].save()))
+    grabbed = grab(model.transformer.h[1])
+    cache = {i: read(model.transformer.h[i]) for i in range(2)}
+    doubled = marked(model.transformer.h[2])
+    one = norm_only(model.transformer.h[3])

@@ -40,28 +40,69 @@ bool isSaveCall(const Op *op) {
          op->operand(0)->text == "save";
 }
 
-/// Whether what `e` makes keeps a saved value: the save itself, or a
-/// display or comprehension holding one (`[b.output[0].save() for b in
-/// model.transformer.h]`).
-bool keepsSave(const Op *e, int depth = 0) {
+bool returnsSave(const Op &def, ValueAnalysis &values, int depth);
+
+/// Whether what `e` makes keeps a saved value: the save itself, a display or
+/// comprehension holding one (`[b.output[0].save() for b in
+/// model.transformer.h]`), an instance of the file's classes made from one
+/// (`Record(0, h.save())`), or what a function of the file returns when it
+/// returns one (`def grab(b): return b.output[0].save()`).
+bool keepsSave(const Op *e, ValueAnalysis &values, int depth = 0) {
   if (!e || depth > 16)
     return false;
   if (isSaveCall(e))
     return true;
+  auto keeps = [&](const Op *o) { return keepsSave(o, values, depth + 1); };
   switch (e->kind) {
   case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::Dict:
   case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::BoolOp: case OpKind::Starred:
-    return llvm::any_of(e->operands, [&](const Op *o) { return keepsSave(o, depth + 1); });
+  case OpKind::CompYield: case OpKind::Keyword:
+    return llvm::any_of(e->operands, keeps);
   case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
     for (const Region &r : e->regions)
       if (!r.ops.empty() && r.ops.back()->is(OpKind::CompYield))
-        return keepsSave(r.ops.back(), depth + 1);
+        return keeps(r.ops.back());
     return false;
-  case OpKind::CompYield:
-    return llvm::any_of(e->operands, [&](const Op *o) { return keepsSave(o, depth + 1); });
+  case OpKind::Call:
+    for (const Value &v : values.valuesOf(e->operand(0))) {
+      if (v.kind == ValueKind::UserClass &&
+          llvm::any_of(e->operands.subspan(1), keeps))
+        return true;
+      if (v.kind == ValueKind::UserFunction && v.op && returnsSave(*v.op, values, depth + 1))
+        return true;
+    }
+    return false;
   default:
     return false;
   }
+}
+
+/// Whether a function returns what keeps a saved value, or a name of its
+/// own that holds one (`x = b.output.save()` or `x.save()`, then `return x`).
+bool returnsSave(const Op &def, ValueAnalysis &values, int depth) {
+  llvm::SmallVector<std::string_view, 4> saved;
+  llvm::SmallVector<const Op *, 4> returned;
+  auto walk = [&](const Region &r, auto &self) -> void {
+    for (const Op *op : r.ops) {
+      if (op->is(OpKind::Return) && op->operand(0))
+        returned.push_back(op->operand(0));
+      if (op->is(OpKind::Assign) && keepsSave(op->operands.back(), values, depth + 1))
+        for (size_t i = 0; i + 1 < op->operands.size(); ++i)
+          if (op->operand(i) && op->operand(i)->is(OpKind::Name))
+            saved.push_back(op->operand(i)->text);
+      if (isSaveCall(op) && op->operand(0)->operand(0)->is(OpKind::Name))
+        saved.push_back(op->operand(0)->operand(0)->text);
+      if (!op->is(OpKind::FunctionDef) && !op->is(OpKind::ClassDef) && !op->is(OpKind::Lambda))
+        for (const Region &inner : op->regions)
+          self(inner, self);
+    }
+  };
+  for (const Region &r : def.regions)
+    walk(r, walk);
+  return llvm::any_of(returned, [&](const Op *v) {
+    return (v->is(OpKind::Name) && llvm::is_contained(saved, v->text)) ||
+           keepsSave(v, values, depth + 1);
+  });
 }
 
 /// The name a store into `target` changes: `x`, `x[k]`, `x[i][j]`.
@@ -160,7 +201,7 @@ private:
       return;
     }
     case OpKind::AugAssign: {
-      savedInto(ctx, op->operand(0), op->operand(1)); // `hs += [h.save()]`
+      savedInto(ctx, unit, values, op->operand(0), op->operand(1)); // `hs += [h.save()]`
       if (op->operand(0) && op->operand(0)->is(OpKind::Subscript)) // (a module's attribute: IVC309)
         weightWrite(ctx, unit, values, *op, op->operand(0));
       // h[:, -1] += d and h += d both mutate the delivered tensor.
@@ -191,10 +232,13 @@ private:
             inPlace(ctx, unit, *op, *a);
       }
       for (size_t i = 0; i + 1 < op->operands.size(); ++i) {
-        savedInto(ctx, op->operands[i], op->operands.back());
+        savedInto(ctx, unit, values, op->operands[i], op->operands.back());
         if (op->operands[i] && op->operands[i]->is(OpKind::Subscript))
           weightWrite(ctx, unit, values, *op, op->operands[i]);
       }
+      return;
+    case OpKind::AnnAssign: // `h: Tensor = ....save()`
+      savedInto(ctx, unit, values, op->operand(0), op->operand(2));
       return;
     case OpKind::Call:
       call(ctx, unit, values, op);
@@ -226,7 +270,7 @@ private:
                                                  "update", "setdefault", "appendleft", "extendleft"};
     if (llvm::is_contained(Keeps, method))
       for (size_t i = 1; i < op->operands.size(); ++i)
-        savedInto(ctx, callee->operand(0), op->operands[i]);
+        savedInto(ctx, unit, values, callee->operand(0), op->operands[i]);
     const ValueSet &receivers = values.valuesOf(callee->operand(0));
     for (const Value &r : receivers) {
       if (method == "save" && r.kind == ValueKind::Qualified && r.text == "nnsight") {
@@ -358,9 +402,12 @@ private:
   // `x = <...>.save()` saves x, and so does keeping a saved value in x (`x
   // = [h.save()]`, `x[k] = h.save()`, `x.append(h.save())`): a runtime
   // hands back the names it saves.
-  void savedInto(MediatorContext &ctx, const Op *target, const Op *value) {
+  void savedInto(MediatorContext &ctx, const CodeUnit &unit, ValueAnalysis &values,
+                 const Op *target, const Op *value) {
+    if (unit.kind != CodeUnit::Kind::Mediator)
+      return; // (a helper's local is not the mediator's name)
     const Op *name = storedName(target);
-    if (!name || !keepsSave(value))
+    if (!name || !keepsSave(value, values))
       return;
     std::string n(name->text);
     if (!llvm::is_contained(ctx.facts.saves, n))

@@ -400,6 +400,26 @@ with model.trace(ids) as tracer:
         self.assertEqual(r["n"], (len("a\n    b"), len("{0.backward.    __globals__}")))
         self.assertEqual(r["k"], "x\n        y")
 
+    def test_saves_through_helpers_and_annotations_come_back(self):
+        plan = ivc.compile("""\
+import torch
+def grab(block):
+    return block.output[0].save()
+with model.trace(ids):
+    typed: torch.Tensor = model.transformer.h[0].output[0].save()
+    grabbed = grab(model.transformer.h[1])
+""", filename="helpers.py", policy="ndif")
+        model = TinyGPT()
+        r = self.rt.run(plan, model, [self.ids], {"ids": self.ids})
+        kept = {}
+        hooks = [model.transformer.h[i].register_forward_hook(
+            lambda m, a, out, i=i: kept.__setitem__(i, out[0])) for i in (0, 1)]
+        model(self.ids)
+        for h in hooks:
+            h.remove()
+        self.assertTrue(torch.equal(r["typed"], kept[0]))
+        self.assertTrue(torch.equal(r["grabbed"], kept[1]))
+
     def test_an_activations_grad_is_a_tensor_once_backward_has_run(self):
         # Read before the pass, used after it, inside the trace, as a tensor.
         plan = ivc.compile("""\
