@@ -120,14 +120,16 @@ private:
 
   /// Records a pinned constant `name = value` the mediator reads, once for
   /// the module and once for the function around the trace.
-  void addConstant(const SourceFile &file, const Symbol &s, const Op *value) {
+  void addConstant(ValueAnalysis &values, const SourceFile &file, const Symbol &s,
+                   const Op *value) {
     bool local = s.scope && s.scope->kind == ScopeKind::Function;
     for (const Placed &p : placed_)
       if (p.definition.name == s.name && p.definition.inFunction == local)
         return;
     placed_.push_back(
         {{std::string(s.name),
-          std::string(s.name) + " = (" + std::string(file.slice(value->range)) + ")\n", local},
+          std::string(s.name) + " = (" + std::string(file.slice(value->range)) + ")\n", local,
+          values.emptyContainer(value)},
          &file,
          value->range.begin.offset});
   }
@@ -182,7 +184,7 @@ private:
         if (body && r.symbol && values.boundWithin(*r.symbol, m.bodyRange))
           return; // bound in the body
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
-          return addConstant(ctx.fileOf(unit), *r.symbol, value);
+          return addConstant(values, ctx.fileOf(unit), *r.symbol, value);
         // A name for a module or a configuration value, which the runtime
         // binds; the analysis took it for that part of the model.
         if (std::optional<std::string> path = r.symbol ? values.modelAlias(*r.symbol)

@@ -113,6 +113,8 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
     llvm::json::Object def{{"name", utf8(d.name)}, {"source", utf8(d.source)}};
     if (d.inFunction)
       def["scope"] = "function";
+    if (d.startsEmpty)
+      def["starts_empty"] = true;
     defs.push_back(std::move(def));
   }
   llvm::json::Value invokeArgs = nullptr;

@@ -165,6 +165,8 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
                         [&](const Op *o) { return constantValue(o, depth + 1, budget); });
   case OpKind::Call: { // `halve = make_scale(0.5)`, `N = len(PROMPTS)`: run there
     const Op *callee = op->operand(0);
+    if (emptyContainer(op)) // `nnsight.list().save()`
+      return true;
     NameResolution r = callee && callee->is(OpKind::Name) ? scopes_.resolve(callee)
                                                            : NameResolution{};
     const Symbol *f = r.symbol;
@@ -212,12 +214,33 @@ const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
   auto [it, fresh] = pinned_.try_emplace(&s, false);
   if (!fresh)
     return it->second ? b.value : nullptr; // decided, or in progress (a cycle): not pinned
-  if (innermostBody(b.site->range.begin.offset))
-    return nullptr; // bound by a mediator's own code
+  // Bound by a mediator's own code, but for the trace body's before its
+  // invokes (`acts = []`), which nnsight runs before them: they see it.
+  uint32_t at = b.site->range.begin.offset;
+  if (innermostBody(at) && llvm::none_of(traces_.preludes, [&](const SourceRange &r) {
+        return r.begin.offset <= at && at < r.end.offset;
+      }))
+    return nullptr;
   int budget = MaxConstantOps;
   bool pinned = constantValue(b.value, depth, budget) && leftAsMade(s);
   pinned_[&s] = pinned;
   return pinned ? b.value : nullptr;
+}
+
+bool ValueAnalysis::emptyContainer(const Op *value) {
+  if (!value)
+    return false;
+  if (value->is(OpKind::List) || value->is(OpKind::Dict))
+    return value->operands.empty();
+  if (!value->is(OpKind::Call) || value->operands.size() != 1 || !value->operand(0))
+    return false;
+  const Op *callee = value->operand(0);
+  if (callee->is(OpKind::Attribute) && callee->text == "save") // `nnsight.list().save()`
+    return emptyContainer(callee->operand(0));
+  return llvm::any_of(valuesOf(callee), [](const Value &v) {
+    return (v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "dict"})) ||
+           (v.kind == ValueKind::Qualified && isOneOf(v.text, {"nnsight.list", "nnsight.dict"}));
+  });
 }
 
 bool ValueAnalysis::fileClass(const Op *op) {

@@ -24,7 +24,7 @@ class Mediator:
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
                  "free_imports", "free_types", "definitions", "function_definitions",
                  "in_function", "function_names", "function_locals", "guards", "model_aliases",
-                 "source", "first_line", "modules", "raw")
+                 "source", "first_line", "modules", "starts_empty", "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
@@ -226,6 +226,7 @@ def _parse(data):
             if not set(med.function_names) <= set(med.free_names):
                 raise PlanError(f"{mw}.function_names: not all of them are free names")
             med.definitions, med.function_definitions = [], []
+            med.starts_empty = set()
             for di, d in enumerate(_need(m, "definitions", list, mw, default=[])):
                 dw = f"{mw}.definitions[{di}]"
                 if not isinstance(d, dict):
@@ -235,8 +236,11 @@ def _parse(data):
                                                            not med.in_function):
                     raise PlanError(f"{dw}.scope: {scope!r} is not 'module', or 'function' "
                                     f"of a mediator in a function")
+                name = _name(_need(d, "name", str, dw), f"{dw}.name")
                 (med.function_definitions if scope == "function" else med.definitions).append(
-                    (_name(_need(d, "name", str, dw), f"{dw}.name"), _text(d, "source", dw)))
+                    (name, _text(d, "source", dw)))
+                if _need(d, "starts_empty", bool, dw, default=False):
+                    med.starts_empty.add(name)
             med.source = _text(m, "source", mw)
             body = m.get("body_range") or m.get("range") or {}
             start = body.get("start", {}) if isinstance(body, dict) else {}

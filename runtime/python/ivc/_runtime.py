@@ -145,6 +145,32 @@ class Barrier:
         self.participants = _protocol.check_participants(participants)
 
 
+def _gathered(states):
+    """Names saved by more than one mediator, each of which the plan starts
+    from an empty list or dict it pins (`acts = []` before the trace or
+    before its invokes): in nnsight the invokes fill one (`acts.append(
+    h.save())` in each), here each fills a copy, which the result joins, in
+    mediator order. Another mediator that saves the name joins in only with
+    an empty one (the trace body's `acts = nnsight.list().save()`, which the
+    invokes start from): one that filled a list of its own has its own."""
+    savers = collections.defaultdict(list)
+    for s in states:
+        for name, value in s.saves.items():
+            pinned = name in s.plan.starts_empty
+            empty = type(value) in (list, dict) and not value
+            savers[name].append("pinned" if pinned else "empty" if empty else None)
+    return {n for n, kinds in savers.items()
+            if len(kinds) > 1 and "pinned" in kinds and None not in kinds}
+
+
+def _gather(before, value):
+    if isinstance(before, list) and isinstance(value, list):
+        return before + value
+    if isinstance(before, dict) and isinstance(value, dict):
+        return {**before, **value}
+    return value
+
+
 class MediatorResult:
     def __init__(self, state):
         self.index = state.index
@@ -161,16 +187,19 @@ class MediatorResult:
 
 class TraceResult:
     """Saved values by name (later mediators win a name clash, as local
-    variables would in the trace body), per-mediator results, logs, and the
-    model's output."""
+    variables would in the trace body, but for a gathered list or dict, see
+    _gathered), per-mediator results, logs, and the model's output."""
 
     def __init__(self, states, output):
         self.mediators = [MediatorResult(s) for s in states]
         self.output = output
         self.saves = {}
         self.logs = []
+        gathered = _gathered(states)
         for r in self.mediators:
-            self.saves.update(r.saves)
+            for name, value in r.saves.items():
+                self.saves[name] = (_gather(self.saves[name], value)
+                                    if name in gathered and name in self.saves else value)
             self.logs.extend(r.logs)
         self.errors = [r.error for r in self.mediators if r.error is not None]
 

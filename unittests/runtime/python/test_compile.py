@@ -420,6 +420,35 @@ with model.trace(ids):
         self.assertTrue(torch.equal(r["typed"], kept[0]))
         self.assertTrue(torch.equal(r["grabbed"], kept[1]))
 
+    def test_invokes_fill_one_list_made_before_them(self):
+        # `acts = []` before the trace, or `acts = nnsight.list().save()` in
+        # its body before the invokes: each invoke appends to it, and the
+        # result holds every invoke's items in invoke order, in either tier.
+        for setup, inside in (("acts = []\n", ""), ("", "    acts = nnsight.list().save()\n")):
+            plan = ivc.compile(
+                "import nnsight\n" + setup + "with model.trace() as tracer:\n" + inside +
+                "    scale = 2\n"
+                "    with tracer.invoke(ids):\n"
+                "        acts.append(model.transformer.h[0].output[0].save())\n"
+                "    with tracer.invoke(ids):\n"
+                "        acts.append((model.transformer.h[1].output[0] * scale).save())\n",
+                filename="gather.py", policy="ndif")
+            model = TinyGPT()
+            kept = {}
+            hooks = [model.transformer.h[i].register_forward_hook(
+                lambda m, a, out, i=i: kept.__setitem__(i, out[0])) for i in (0, 1)]
+            model(torch.cat([self.ids] * 3))  # (the body is a mediator too)
+            for h in hooks:
+                h.remove()
+            n = len(self.ids)
+            for tiers in ({}, {1: "isolate"}):
+                r = self.rt.run(plan, model, [self.ids] * 3, {"ids": self.ids},
+                                tiers=tiers or None)
+                self.assertEqual(r.errors, [])
+                self.assertEqual(len(r["acts"]), 2, (setup, tiers))
+                self.assertTrue(torch.equal(r["acts"][0], kept[0][:n]))
+                self.assertTrue(torch.equal(r["acts"][1], kept[1][n:2 * n] * 2))
+
     def test_an_activations_grad_is_a_tensor_once_backward_has_run(self):
         # Read before the pass, used after it, inside the trace, as a tensor.
         plan = ivc.compile("""\

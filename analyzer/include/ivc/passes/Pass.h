@@ -55,6 +55,9 @@ struct Definition {
   /// The function around the trace binds it, not the module: a runtime
   /// runs it where the body runs, apart from the module's names.
   bool inFunction = false;
+  /// A pinned list or dict made empty (`acts = []`): the mediators that save
+  /// it each fill a copy, which a runtime joins (in nnsight they fill one).
+  bool startsEmpty = false;
 };
 
 /// Everything ivc learns about one mediator; the plan prints it.

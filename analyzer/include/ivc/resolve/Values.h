@@ -85,6 +85,9 @@ struct TraceBindings {
   std::vector<SourceRange> traceHeaders;
   /// The statements of every mediator's body (see fromCaller).
   std::vector<SourceRange> mediatorBodies;
+  /// Of each trace with invokes, its body up to the first invoke: nnsight
+  /// runs it before them, and they see what it binds.
+  std::vector<SourceRange> preludes;
 };
 
 class ValueAnalysis {
@@ -139,10 +142,14 @@ public:
   /// SmallTensor may be.
   std::optional<double> callerTensorBound(const ir::Op *nameRead);
   /// The value of a module-level name that a runtime binds itself from the
-  /// plan: its one binding, outside every mediator, to a constant (literals,
+  /// plan: its one binding, outside every mediator (or in a trace's body
+  /// before its invokes, which nnsight runs first), to a constant (literals,
   /// imports' members, the file's functions and classes, other such names,
   /// and displays of those). Null for any other name.
   const ir::Op *pinnedConstant(const Symbol &s, int depth = 0);
+  /// Whether a pinned constant's value makes an empty list or dict (`[]`,
+  /// `dict()`, `nnsight.list().save()`).
+  bool emptyContainer(const ir::Op *value);
   /// What a module-level name bound by import statements alone imports, when
   /// every one imports the same (`numpy` for `import numpy as np`,
   /// `torch.zeros` for `from torch import zeros`): a runtime binds it itself.
