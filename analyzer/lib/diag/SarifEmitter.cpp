@@ -20,14 +20,14 @@ std::string_view level(Severity s) {
   }
 }
 
-// SARIF counts columns in UTF-16 code units by default, 1-based.
+// SARIF counts columns in UTF-16 code units by default, 1-based. (No
+// charOffset: it would count UTF-16 code units from the file's start too,
+// and lines and columns say the same.)
 llvm::json::Value region(const SourceFile &file, const SourceRange &r) {
   llvm::json::Object o{{"startLine", int64_t(r.begin.line) + 1},
                        {"startColumn", int64_t(file.utf16Column(r.begin.line, r.begin.column)) + 1},
                        {"endLine", int64_t(r.end.line) + 1},
-                       {"endColumn", int64_t(file.utf16Column(r.end.line, r.end.column)) + 1},
-                       {"charOffset", int64_t(r.begin.offset)},
-                       {"charLength", int64_t(r.end.offset - r.begin.offset)}};
+                       {"endColumn", int64_t(file.utf16Column(r.end.line, r.end.column)) + 1}};
   return o;
 }
 
