@@ -52,6 +52,28 @@ class Activation(torch.Tensor):
         self.grad  # noqa: B018 - hooks the origin
 
 
+def grad_of(value):
+    """`x.grad` as nnsight reads it (a mediator's `.grad` loads call this):
+    of a tensor the mediator computed (`f = encode(h)`), which torch keeps
+    no gradient of, read before the backward pass, it is a tensor of x's
+    shape filled when the pass reaches x; anything else's is its own."""
+    if type(value) is not torch.Tensor or value.is_leaf or not value.requires_grad \
+            or value.retains_grad:
+        return value.grad
+    filled = value.__dict__.get("_ivc_grad")
+    if filled is None:
+        filled = value._ivc_grad = torch.zeros_like(value).detach()
+        filled._ivc_grad_of = "a tensor the mediator computed"
+
+        def fill(g):
+            with torch.no_grad():
+                filled.copy_(g)
+            filled._ivc_grad_of = None
+
+        value.register_hook(fill)
+    return filled
+
+
 def watched(value, origin, rows, where):
     """`value` (what a mediator is delivered: `origin`, narrowed to `rows`
     when not None) with each tensor that needs a gradient made an

@@ -20,7 +20,7 @@ import types
 import torch
 
 from ._core import ChannelClosed
-from ._grads import unfilled
+from ._grads import grad_of, unfilled
 from ._protocol import MAX_CALL_ARGUMENTS, MAX_TYPE_NAME, check_participants, fit_text
 from ._protocol import MediatorPort  # noqa: F401  (re-exported for the tiers)
 
@@ -114,15 +114,31 @@ def _rewrite_saves(tree):
     """nnsight offers `.save()` on every value (a dict, a str, a number). ivc
     saves by name (the plan's `saves`), so save() only has to return its
     receiver: `x.save()` becomes `__ivc_save__(x)`, which calls x's own
-    save() where its type has one (a tensor, an nnsight value). In place and
-    without recursion: a body may nest as deep as CPython compiles."""
+    save() where its type has one (a tensor, an nnsight value). And nnsight
+    gives `.grad` of any tensor read before the backward pass: `x.grad`
+    becomes `__ivc_grad__(x)` (_grads.grad_of). In place and without
+    recursion: a body may nest as deep as CPython compiles."""
     for node in ast.walk(tree):
         f = getattr(node, "func", None)
         if isinstance(node, ast.Call) and isinstance(f, ast.Attribute) and f.attr == "save" \
                 and not node.args and not node.keywords:
             node.func = ast.copy_location(ast.Name("__ivc_save__", ast.Load()), f)
             node.args = [f.value]
+        for field, child in ast.iter_fields(node):
+            if isinstance(child, list):
+                child[:] = [_grad_call(c) for c in child]
+            else:
+                setattr(node, field, _grad_call(child))
     return tree
+
+
+def _grad_call(node):
+    """`x.grad` (read) as `__ivc_grad__(x)`; any other node as it is."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "grad" and
+            isinstance(node.ctx, ast.Load)):
+        return node
+    name = ast.copy_location(ast.Name("__ivc_grad__", ast.Load()), node)
+    return ast.copy_location(ast.Call(name, [node.value], []), node)
 
 
 def _save_any(value):
@@ -139,7 +155,7 @@ _REWRITE_MAX_CHARS = 1 << 20
 
 def _compiled(source, filename):
     """A mediator's code item for run_user, compiled by ivc itself."""
-    if ".save" not in source or len(source) > _REWRITE_MAX_CHARS:
+    if (".save" not in source and ".grad" not in source) or len(source) > _REWRITE_MAX_CHARS:
         return source, filename
     key = (source, filename)
     with _cache_lock:
@@ -658,6 +674,7 @@ class Mediator:
 
         b["print"] = print_
         b["__ivc_save__"] = _save_any
+        b["__ivc_grad__"] = grad_of
         b["__import__"] = import_
         return b
 

@@ -449,6 +449,34 @@ with model.trace(ids):
                 self.assertTrue(torch.equal(r["acts"][0], kept[0][:n]))
                 self.assertTrue(torch.equal(r["acts"][1], kept[1][n:2 * n] * 2))
 
+    def test_the_grad_of_a_tensor_the_mediator_computed(self):
+        # nnsight's `.grad` of any tensor read before the backward pass, not
+        # only of a delivered activation: SAE latents, say.
+        plan = ivc.compile("""\
+with model.trace(ids):
+    h = model.transformer.h[0].output[0]
+    f = h * 2
+    g = f.grad.save()
+    model.transformer.h[0].output[0][:] = f
+    model.lm_head.output.sum().backward()
+""", filename="latents.py", policy="ndif")
+        self.assertEqual(plan.trace(0).mediators[0].tier, "fast")
+        model = TinyGPT()
+        r = self.rt.run(plan, model, [self.ids], {"ids": self.ids})
+        kept = []
+
+        def double(m, a, out):
+            f = out[0] * 2
+            f.retain_grad()
+            out[0][:] = f
+            kept.append(f)
+
+        hook = model.transformer.h[0].register_forward_hook(double)
+        model(self.ids).sum().backward()
+        hook.remove()
+        self.assertTrue(torch.allclose(r["g"], kept[0].grad))
+        self.assertGreater(r["g"].abs().sum().item(), 0)
+
     def test_an_activations_grad_is_a_tensor_once_backward_has_run(self):
         # Read before the pass, used after it, inside the trace, as a tensor.
         plan = ivc.compile("""\
