@@ -51,19 +51,21 @@ steer = torch.randn(768)
 # CHECK:          "name": "scale",
 # CHECK-NEXT:     "source": "scale = (2)\n"
 # CHECK:          "name": "width",
-# CHECK:          "source": "LAYERS = ([2, 4])\n"
-# CHECK:          "source": "METRICS = ({\"ld\": logit_diff, \"relu\": torch.relu})\n"
+# (A list is pinned only where nothing outside the traces may change it:
+# its name spelled there, in a comment too, only to read it.)
+# CHECK:          "source": "{{L}}AYERS = ([2, 4])\n"
+# CHECK:          "source": "{{M}}ETRICS = ({\"ld\": logit_diff, \"relu\": torch.relu})\n"
 # CHECK:          "source": "halve = (make_scale(0.5))\n"
-# CHECK:          "source": "n_layers = (len(LAYERS) + LAYERS[0] * 2)\n"
+# CHECK:          "source": "n_layers = (len({{L}}AYERS) + {{L}}AYERS[0] * 2)\n"
 # CHECK:          "source": "SWEEP = (range(3))\n"
 # CHECK:          "source": "SUBJECT = (slice(1, 4))\n"
-# CHECK:          "source": "SCORES = ({\"ld\": lambda lg: lg[0, -1, 1] - lg[0, -1, 2]})\n"
+# CHECK:          "source": "{{S}}CORES = ({\"ld\": lambda lg: lg[0, -1, 1] - lg[0, -1, 2]})\n"
 # CHECK:          "source": "bound_diff = (functools.partial(logit_diff))\n"
 # CHECK:      "free_names": [
 # CLOSURE: "name": "make_scale",
 # CLOSURE: "name": "halve",
 # TABLE: "name": "logit_diff",
-# TABLE: "name": "METRICS",
+# TABLE: "name": "{{M}}ETRICS",
 # CHECK-NEXT:   "functools",
 # CHECK-NEXT:   "torch"
 # CHECK-NEXT: ],

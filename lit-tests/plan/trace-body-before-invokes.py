@@ -9,22 +9,22 @@ import nnsight
 from nnsight import LanguageModel
 
 model = LanguageModel("openai-community/gpt2")
-before = {}
+per_prompt = {}
 
 with model.trace() as tracer:
     acts = nnsight.list().save()
     scale = 3
     with tracer.invoke("The Eiffel Tower is in"):
         acts.append(model.transformer.h[0].output[0].save())
-        before["a"] = (model.transformer.h[1].output[0] * scale).save()
+        per_prompt["a"] = (model.transformer.h[1].output[0] * scale).save()
     with tracer.invoke("The Colosseum is in"):
         acts.append(model.transformer.h[0].output[0].save())
     late = 1
 
 # CHECK:      "definitions": [
 # CHECK-NEXT:   {
-# CHECK-NEXT:     "name": "before",
-# CHECK-NEXT:     "source": "before = ({})\n",
+# CHECK-NEXT:     "name": "per_prompt",
+# CHECK-NEXT:     "source": "per_prompt = ({})\n",
 # CHECK-NEXT:     "starts_empty": true
 # CHECK-NEXT:   },
 # CHECK-NEXT:   {

@@ -180,21 +180,31 @@ bool ValueAnalysis::constantValue(const Op *op, int depth, int &budget) {
     bool pureBuiltin = r.kind == NameResolution::Kind::Builtin &&
                        isOneOf(callee->text, {"len", "min", "max", "abs", "round", "int", "float",
                                               "str", "bool", "sum", "sorted", "tuple", "list",
-                                              "range", "slice"});
+                                              "range", "slice", "dict", "set"});
+    // `store = defaultdict(list)`: the codec would hand the caller's over
+    // as a plain dict.
+    bool container = llvm::any_of(valuesOf(callee), [](const Value &v) {
+      return v.kind == ValueKind::Qualified &&
+             isOneOf(v.text, {"collections.defaultdict", "collections.OrderedDict",
+                              "collections.Counter", "collections.deque"});
+    });
     // Objects the codec cannot carry: what makesChangeable says, and a
     // compiled pattern.
     bool factory = makesChangeable(callee) ||
                    llvm::any_of(valuesOf(callee), [](const Value &v) {
                      return v.kind == ValueKind::Qualified && v.text == "re.compile";
                    });
-    return (fileFunction || pureBuiltin || partial || factory) &&
+    return (fileFunction || pureBuiltin || partial || factory || container) &&
            llvm::all_of(llvm::drop_begin(op->operands), [&](const Op *a) {
              return a && (a->is(OpKind::Keyword) ? constantValue(a->operand(0), depth + 1, budget)
                                                  : constantValue(a, depth + 1, budget));
            });
   }
   case OpKind::Name: {
-    const Symbol *s = scopes_.resolve(op).symbol;
+    NameResolution r = scopes_.resolve(op);
+    if (r.kind == NameResolution::Kind::Builtin) // `defaultdict(list)`
+      return isOneOf(op->text, {"list", "dict", "set", "int", "float", "str", "tuple"});
+    const Symbol *s = r.symbol;
     return s && outerScope(s->scope) &&
            (allowedImport(*s) || definedOnce(*s) ||
             pinnedConstant(*s, depth + 1));
@@ -261,24 +271,62 @@ bool ValueAnalysis::makesChangeable(const Op *callee) {
   });
 }
 
+bool ValueAnalysis::mayChange(const Op *value, int depth) {
+  if (!value || depth > 16)
+    return true;
+  auto display = [](const Op *o) {
+    return o && (o->is(OpKind::List) || o->is(OpKind::Dict) || o->is(OpKind::Set) ||
+                 o->is(OpKind::ListComp) || o->is(OpKind::DictComp) || o->is(OpKind::SetComp));
+  };
+  switch (value->kind) {
+  case OpKind::Tuple:
+    return llvm::any_of(value->operands, [&](const Op *o) { return mayChange(o, depth + 1); });
+  case OpKind::BinaryOp: // `[0] * n`, `BASE + [5]`: a new list
+    return llvm::any_of(value->operands, [&](const Op *o) {
+      if (const Symbol *s = o && o->is(OpKind::Name) ? scopes_.resolve(o).symbol : nullptr)
+        return s->bindings.size() == 1 && display(s->bindings[0].value);
+      return display(o) || (o && o->is(OpKind::BinaryOp) && mayChange(o, depth + 1));
+    });
+  case OpKind::Call: { // an instance, or an empty container to fill
+    const Op *callee = value->operand(0);
+    return makesChangeable(callee) || emptyContainer(value) ||
+           llvm::any_of(valuesOf(callee), [](const Value &v) {
+             return (v.kind == ValueKind::Builtin && isOneOf(v.text, {"list", "dict", "set"})) ||
+                    (v.kind == ValueKind::Qualified && v.text.starts_with("collections."));
+           });
+  }
+  default: // a number, a string, a name, an element (`LAYERS[0]`), a function
+    return display(value);
+  }
+}
+
 bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // Made again for each mediator, a value must be what outer code left:
-  // `probe = Probe(); probe.fit(...)` or `train(probe)` changed it there.
-  // Outer code a trace cannot reach is not even parsed, so the file's text
-  // decides: the name may be spelled in its own binding, in mediators'
-  // bodies and where the analysis read it inside a function, nowhere else
-  // (not in a comment either).
+  // `probe = Probe(); probe.fit(...)`, `train(probe)` or `prompts.append(p)`
+  // changed it there. Outer code a trace cannot reach is not even parsed, so
+  // the file's text decides: the name may be spelled in its own binding, in
+  // mediators' bodies, in their traces' headers (`model.trace(prompts)`),
+  // where the analysis read it inside a function, where parsed code of a
+  // list, dict or set only reads it (`len(LAYERS)`), and after the last
+  // trace; nowhere else (not in a comment either).
   const Binding &b = s.bindings[0];
-  const Op *callee = b.value && b.value->is(OpKind::Call) ? b.value->operand(0) : nullptr;
-  if (!makesChangeable(callee))
+  if (!mayChange(b.value))
     return true;
-  llvm::DenseSet<uint32_t> readInFunctions;
-  for (const Op *read : uses_.readsOf(&s))
+  uint32_t lastTraceEnd = 0;
+  for (const SourceRange &r : traces_.mediatorBodies)
+    lastTraceEnd = std::max(lastTraceEnd, r.end.offset);
+  bool display = b.value->is(OpKind::List) || b.value->is(OpKind::Dict) ||
+                 b.value->is(OpKind::Set);
+  llvm::DenseSet<uint32_t> readsAllowed;
+  for (const Op *read : uses_.readsOf(&s)) {
+    if (display && onlyRead(read, b.value->kind))
+      readsAllowed.insert(read->range.begin.offset);
     for (const Scope *at = scopes_.enclosingScope(read); at; at = at->parent)
       if (!outerScope(at)) {
-        readInFunctions.insert(read->range.begin.offset);
+        readsAllowed.insert(read->range.begin.offset);
         break;
       }
+  }
   const std::string &text = source_.text();
   auto identifierByte = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
@@ -291,7 +339,10 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
         (after < text.size() && identifierByte(text[after])))
       continue; // part of a longer name
     uint32_t offset = uint32_t(at);
-    if (!own.contains(offset) && !innermostBody(offset) && !readInFunctions.contains(offset))
+    bool header = llvm::any_of(traces_.traceHeaders,
+                               [&](const SourceRange &r) { return r.contains(offset); });
+    if (!own.contains(offset) && !innermostBody(offset) && !header &&
+        !readsAllowed.contains(offset) && offset <= lastTraceEnd)
       return false;
   }
   return true;

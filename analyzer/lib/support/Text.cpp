@@ -7,20 +7,31 @@
 
 namespace ivc {
 
-std::string dedent(std::string_view text, uint32_t column, llvm::function_ref<bool(size_t)> keep) {
+uint32_t indentWidth(std::string_view blanks) {
+  uint32_t width = 0;
+  for (char c : blanks) {
+    if (c == ' ')
+      ++width;
+    else if (c == '\t')
+      width += 8;
+    else if (c == '\f')
+      width = 0;
+    else
+      break;
+  }
+  return width;
+}
+
+std::string dedent(std::string_view text, uint32_t indent, llvm::function_ref<bool(size_t)> keep) {
   std::string out;
   out.reserve(text.size() + 1);
   for (size_t i = 0; i < text.size();) {
     if (i > 0 && !(keep && keep(i))) {
-      // Python's indentation: a form feed resets the count.
-      for (uint32_t counted = 0; i < text.size(); ++i) {
-        if (text[i] == '\f')
-          counted = 0;
-        else if ((text[i] == ' ' || text[i] == '\t') && counted < column)
-          ++counted;
-        else
-          break;
-      }
+      size_t blanks = text.find_first_not_of(" \t\f", i);
+      blanks = blanks == std::string_view::npos ? text.size() : blanks;
+      uint32_t width = indentWidth(text.substr(i, blanks - i));
+      out.append(width > indent ? width - indent : 0, ' ');
+      i = blanks;
     }
     size_t end = text.find_first_of("\r\n", i);
     if (end == std::string_view::npos) {

@@ -217,6 +217,9 @@ private:
   /// Whether a pinned changeable object (makesChangeable) is read only where
   /// mediators run (no outer code changed it after it was made).
   bool leftAsMade(const Symbol &s);
+  /// Whether a constant's value holds something code can change in place
+  /// (a list, dict or set, an instance).
+  bool mayChange(const ir::Op *value, int depth = 0);
   /// Whether `op` reads the model's receiver anywhere in its operands.
   bool readsModel(const ir::Op *op, int depth = 0);
   bool allowedImport(const Symbol &s);
