@@ -32,5 +32,6 @@ print(kept)
 # CHECK-NEXT:   "starts_empty": true
 # CHECK:        "source": "by_layer = (defaultdict(list))\n"
 # CHECK:      "free_names": [
+# CHECK-NEXT:   "defaultdict",
 # CHECK-NEXT:   "filled"
 # CHECK-NEXT: ],
