@@ -79,3 +79,15 @@ with model.trace("The Eiffel Tower is in"):
     cache = {i: read(model.transformer.h[i]) for i in range(2)}
     doubled = marked(model.transformer.h[2])
     one = norm_only(model.transformer.h[3])
+
+# Saves unpacked into several names save each, and what setdefault returns
+# is its dict's.
+# CHECK:      "saves": [
+# CHECK-NEXT:   "attn",
+# CHECK-NEXT:   "mlp",
+# CHECK-NEXT:   "by_layer"
+# CHECK-NEXT: ],
+with model.trace("The Eiffel Tower is in"):
+    attn, mlp = model.transformer.h[0].attn.output.save(), model.transformer.h[0].mlp.output.save()
+    by_layer = {}
+    by_layer.setdefault(0, []).append(model.transformer.h[0].output[0].save())

@@ -105,10 +105,14 @@ bool returnsSave(const Op &def, ValueAnalysis &values, int depth) {
   });
 }
 
-/// The name a store into `target` changes: `x`, `x[k]`, `x[i][j]`.
+/// The name a store into `target` changes: `x`, `x[k]`, `x[i][j]`,
+/// `x.setdefault(k, [])` (what it returns is x's).
 const Op *storedName(const Op *target) {
-  while (target && target->is(OpKind::Subscript))
-    target = target->operand(0);
+  while (target && (target->is(OpKind::Subscript) ||
+                    (target->is(OpKind::Call) && target->operand(0) &&
+                     target->operand(0)->is(OpKind::Attribute) &&
+                     target->operand(0)->text == "setdefault")))
+    target = target->is(OpKind::Call) ? target->operand(0)->operand(0) : target->operand(0);
   return target && target->is(OpKind::Name) ? target : nullptr;
 }
 
@@ -406,12 +410,30 @@ private:
                  const Op *target, const Op *value) {
     if (unit.kind != CodeUnit::Kind::Mediator)
       return; // (a helper's local is not the mediator's name)
+    // `a, b = h.save(), g.save()`
+    if (target && value && (target->is(OpKind::Tuple) || target->is(OpKind::List)) &&
+        (value->is(OpKind::Tuple) || value->is(OpKind::List)) &&
+        target->operands.size() == value->operands.size()) {
+      for (size_t i = 0; i < target->operands.size(); ++i)
+        savedInto(ctx, unit, values, target->operand(i), value->operand(i));
+      return;
+    }
     const Op *name = storedName(target);
-    if (!name || !keepsSave(value, values))
+    if (!name || !(keepsSave(value, values) || fillsSharedContainer(unit, values, name)))
       return;
     std::string n(name->text);
     if (!llvm::is_contained(ctx.facts.saves, n))
       ctx.facts.saves.push_back(n);
+  }
+
+  // A list or dict the plan makes empty for every mediator (`acts = []`
+  // before the trace or its invokes), changed here: in nnsight the trace
+  // fills one object, so what this mediator puts in its copy is handed back
+  // (a runtime joins the copies), saved or not.
+  static bool fillsSharedContainer(const CodeUnit &unit, ValueAnalysis &values, const Op *name) {
+    const Symbol *s = unit.context->scopes->resolve(name).symbol;
+    const Op *value = s ? values.pinnedConstant(*s) : nullptr;
+    return value && values.emptyContainer(value);
   }
 
   // `stats.save()` as a statement saves the object stats holds, as

@@ -9,7 +9,7 @@ Policy ndifPolicy() {
   p.serverName = "NDIF";
   p.prohibitedModules = {
       {"process", {"os", "subprocess", "pty"}},
-      {"filesystem", {"shutil", "pathlib", "glob", "io", "tempfile"}},
+      {"filesystem", {"shutil", "pathlib", "glob", "io", "tempfile", "codecs"}},
       {"network", {"socket", "ssl", "http", "urllib", "ftplib"}},
       {"code execution", {"code", "runpy", "importlib", "pickle", "marshal", "shelve"}},
       {"system", {"sys", "signal", "threading", "multiprocessing"}},

@@ -26,7 +26,7 @@ with model.trace("in containers"):
     table = {"k": torch}  # expected-remark {{uses 'torch' as a value}}
     # A dict display nothing changes: ivc reads the module back out of it.
     path = sorted(["x"], key=table["k"].os.getenv)  # expected-error {{references prohibited module 'os'}}
-    first = next(iter((json.codecs,)))  # expected-remark {{uses 'json.codecs' as a value}}
+    first = next(iter((json.decoder,)))  # expected-remark {{uses 'json.decoder' as a value}}
 
 with model.trace("as arguments and defaults"):
     r = run(torch, "id")  # expected-remark {{uses 'torch' as a value}}

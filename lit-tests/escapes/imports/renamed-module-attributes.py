@@ -4,6 +4,7 @@
 # torch.serialization). Reading one is as prohibited as reading `builtins`.
 # RUN: %ivc check --verify %s
 import enum
+import json
 
 import torch
 from nnsight import LanguageModel
@@ -16,3 +17,7 @@ with model.trace("Renamed"):
     reader = torch.serialization.tarfile.bltn_open  # expected-error {{prohibited module 'builtins'}}
     workers = torch.utils.data.dataloader.python_multiprocessing  # expected-error {{prohibited module 'multiprocessing'}}
     logits = model.lm_head.output.save()
+
+# codecs opens files (codecs.open): a prohibited module, however reached.
+with model.trace("Codecs"):
+    opener = json.codecs.open  # expected-error {{prohibited module 'codecs'}}

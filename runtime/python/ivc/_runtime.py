@@ -3,6 +3,7 @@ threads, ISOLATE mediators in pooled ivc-workers, REJECT never."""
 
 import collections
 import dataclasses
+import itertools
 import logging
 import math
 import secrets
@@ -157,18 +158,23 @@ def _gathered(states):
     for s in states:
         for name, value in s.saves.items():
             pinned = name in s.plan.starts_empty
-            empty = type(value) in (list, dict) and not value
+            empty = isinstance(value, (list, dict)) and not value
             savers[name].append("pinned" if pinned else "empty" if empty else None)
     return {n for n, kinds in savers.items()
             if len(kinds) > 1 and "pinned" in kinds and None not in kinds}
 
 
-def _gather(before, value):
-    if isinstance(before, list) and isinstance(value, list):
-        return before + value
-    if isinstance(before, dict) and isinstance(value, dict):
-        return {**before, **value}
-    return value
+def _gather(values):
+    """One list of the lists, one dict of the dicts (later keys win), in
+    one pass; of anything else, the last."""
+    if all(isinstance(v, list) for v in values):
+        return list(itertools.chain.from_iterable(values))
+    if all(isinstance(v, dict) for v in values):
+        joined = {}
+        for v in values:
+            joined.update(v)
+        return joined
+    return values[-1]
 
 
 class MediatorResult:
@@ -196,11 +202,16 @@ class TraceResult:
         self.saves = {}
         self.logs = []
         gathered = _gathered(states)
+        parts = collections.defaultdict(list)
         for r in self.mediators:
             for name, value in r.saves.items():
-                self.saves[name] = (_gather(self.saves[name], value)
-                                    if name in gathered and name in self.saves else value)
+                if name in gathered:
+                    parts[name].append(value)
+                else:
+                    self.saves[name] = value
             self.logs.extend(r.logs)
+        for name, values in parts.items():
+            self.saves[name] = _gather(values)
         self.errors = [r.error for r in self.mediators if r.error is not None]
 
     def __getitem__(self, name):

@@ -426,12 +426,14 @@ with model.trace(ids):
         # result holds every invoke's items in invoke order, in either tier.
         for setup, inside in (("acts = []\n", ""), ("", "    acts = nnsight.list().save()\n")):
             plan = ivc.compile(
-                "import nnsight\n" + setup + "with model.trace() as tracer:\n" + inside +
-                "    scale = 2\n"
+                "import nnsight\nseen = {}\n" + setup + "with model.trace() as tracer:\n" +
+                inside + "    scale = 2\n"
                 "    with tracer.invoke(ids):\n"
                 "        acts.append(model.transformer.h[0].output[0].save())\n"
+                "        seen['a'] = 1\n"
                 "    with tracer.invoke(ids):\n"
-                "        acts.append((model.transformer.h[1].output[0] * scale).save())\n",
+                "        acts.append((model.transformer.h[1].output[0] * scale).save())\n"
+                "        seen['b'] = nnsight.save(2)\n",
                 filename="gather.py", policy="ndif")
             model = TinyGPT()
             kept = {}
@@ -448,6 +450,7 @@ with model.trace(ids):
                 self.assertEqual(len(r["acts"]), 2, (setup, tiers))
                 self.assertTrue(torch.equal(r["acts"][0], kept[0][:n]))
                 self.assertTrue(torch.equal(r["acts"][1], kept[1][n:2 * n] * 2))
+                self.assertEqual(r["seen"], {"a": 1, "b": 2})
 
     def test_the_grad_of_a_tensor_the_mediator_computed(self):
         # nnsight's `.grad` of any tensor read before the backward pass, not
