@@ -185,6 +185,10 @@ private:
           return; // bound in the body
         if (const Op *value = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr)
           return addConstant(values, ctx.fileOf(unit), *r.symbol, value);
+        if (std::optional<int64_t> n = r.symbol ? values.preludeBarrier(*r.symbol) : std::nullopt) {
+          ctx.facts.barriers.emplace(op->text, *n);
+          return;
+        }
         // A name for a module or a configuration value, which the runtime
         // binds; the analysis took it for that part of the model.
         if (std::optional<std::string> path = r.symbol ? values.modelAlias(*r.symbol)

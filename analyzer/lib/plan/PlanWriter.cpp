@@ -23,6 +23,13 @@ llvm::json::Array strings(const std::vector<std::string> &items) {
   return a;
 }
 
+llvm::json::Object barrierMap(const std::map<std::string, int64_t> &barriers) {
+  llvm::json::Object out;
+  for (const auto &[name, participants] : barriers)
+    out[utf8(name)] = participants;
+  return out;
+}
+
 llvm::json::Object nameMap(const std::map<std::string, std::string> &names) {
   llvm::json::Object o;
   for (const auto &[name, what] : names)
@@ -142,6 +149,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"function_names", strings(f.functionNames)},
       {"function_locals", strings(f.functionLocals)},
       {"model_aliases", nameMap(f.modelAliases)},
+      {"barriers", barrierMap(f.barriers)},
       {"guards", guardMap(f)},
       {"invoke_arguments", std::move(invokeArgs)},
       {"source", utf8(mediatorSource(*a.parsed, t, m))},

@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 #include "ValueHelpers.h"
 
+#include "ivc/support/Text.h"
+
 #include "llvm/ADT/DenseSet.h"
 
 #include <cctype>
@@ -235,6 +237,27 @@ const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
   bool pinned = constantValue(b.value, depth, budget) && leftAsMade(s);
   pinned_[&s] = pinned;
   return pinned ? b.value : nullptr;
+}
+
+std::optional<int64_t> ValueAnalysis::preludeBarrier(const Symbol &s) {
+  if (s.bindings.size() != 1 || s.bindings[0].kind != Binding::Kind::Assign ||
+      !s.bindings[0].path.empty() || !s.bindings[0].site || !s.bindings[0].value)
+    return std::nullopt;
+  uint32_t at = s.bindings[0].site->range.begin.offset;
+  if (llvm::none_of(traces_.preludes, [&](const SourceRange &r) {
+        return r.begin.offset <= at && at < r.end.offset;
+      }))
+    return std::nullopt;
+  const Op *call = s.bindings[0].value;
+  const Op *callee = call->is(OpKind::Call) ? call->operand(0) : nullptr;
+  if (!callee || !callee->is(OpKind::Attribute) || callee->text != "barrier" ||
+      call->operands.size() != 2 || !call->operand(1) || !call->operand(1)->is(OpKind::Int))
+    return std::nullopt;
+  const Op *tracer = callee->operand(0);
+  const Symbol *t = tracer && tracer->is(OpKind::Name) ? scopes_.resolve(tracer).symbol : nullptr;
+  if (!t || !llvm::is_contained(traces_.tracerSymbols, t))
+    return std::nullopt;
+  return pythonInt(call->operand(1)->text);
 }
 
 bool ValueAnalysis::emptyContainer(const Op *value) {

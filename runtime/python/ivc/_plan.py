@@ -9,6 +9,7 @@ import json
 import keyword
 
 from ._errors import PlanError
+from ._protocol import MAX_PARTICIPANTS
 
 SCHEMA = "ivc-plan/v1"
 TIERS = ("fast", "isolate", "reject")
@@ -23,7 +24,7 @@ class Mediator:
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
                  "free_imports", "free_types", "definitions", "function_definitions",
-                 "in_function", "function_names", "function_locals", "guards", "model_aliases",
+                 "in_function", "function_names", "function_locals", "guards", "model_aliases", "barriers",
                  "source", "first_line", "modules", "starts_empty", "raw")
 
     def __repr__(self):
@@ -141,6 +142,21 @@ def _model_aliases(m, free_names, where):
     return dict(aliases)
 
 
+def _barriers(m, free_names, where):
+    """A mediator's `barriers`: {name: participants}, names apart from the
+    free names."""
+    barriers = _need(m, "barriers", dict, where, default={})
+    for name, participants in barriers.items():
+        if not name.isidentifier() or keyword.iskeyword(name) or name in free_names or \
+                type(participants) is not int:
+            raise PlanError(f"{where}.barriers: {name!r} is not a name apart from the free "
+                            f"names with a number of participants")
+        if not 1 <= participants <= MAX_PARTICIPANTS:
+            raise PlanError(f"{where}.barriers: {name!r} is for 1 to {MAX_PARTICIPANTS} "
+                            f"mediators, not {participants}")
+    return dict(barriers)
+
+
 def _guards(m, free_names, where):
     """A mediator's `guards`: {name: ("number", most), ("tensor", most) or
     ("number_or_tensor", None)}."""
@@ -217,6 +233,7 @@ def _parse(data):
                                 f"{trace.receiver!r}; bind the model to a plain name "
                                 f"(model = {trace.receiver}) before the trace")
             med.model_aliases = _model_aliases(m, med.free_names, mw)
+            med.barriers = _barriers(m, med.free_names, mw)
             med.modules = _need(m, "modules", list, mw, default=[])
             # The body of a trace in a function binds that function's names:
             # the module's definitions see the module's names alone.

@@ -638,7 +638,8 @@ class Runtime:
                 "guards": sorted(m.guards),
                 "model_aliases": dict(m.model_aliases),
                 "values": {n: plain[n] for n in m.free_names if n in plain},
-                "barriers": {n: barriers[n].participants for n in m.free_names if n in barriers},
+                "barriers": {**m.barriers, **{n: barriers[n].participants
+                                              for n in m.free_names if n in barriers}},
                 "imports": {n: imports[n] for n in m.free_names if n in imports},
                 "receiver": t.receiver,
                 "tracer": t.tracer,

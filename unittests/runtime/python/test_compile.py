@@ -691,16 +691,18 @@ with model.trace(ids) as tracer:
             r = self.rt.run(plan, self.model, [self.ids], tiers={0: tier})
             self.assertEqual(r["said"].tolist(), [4, 2], tier)
 
-    def test_a_barrier_made_in_the_trace_body_is_the_callers(self):
-        # `barrier = tracer.barrier(2)` in the body: the invokes read it as a
-        # free name, which the caller binds to an ivc.Barrier.
+    def test_a_barrier_made_in_the_trace_body_is_the_plans(self):
+        # `barrier = tracer.barrier(2)` in the body before the invokes: the
+        # plan says so, and the runtime binds it (nothing for the caller).
         plan = ivc.compile(BARRIER, filename="barrier.py")
         invokes = [m for m in plan.trace(0).mediators if m.kind == "invoke"]
-        self.assertEqual([("barrier" in m.free_names, m.tier) for m in invokes],
-                         [(True, "fast"), (True, "fast")])
-        results = [self.rt.run(plan, self.model, [self.ids] * 3,
-                               {"barrier": ivc.Barrier(2)}, tiers={0: t, 1: t, 2: t})
+        self.assertEqual([(m.barriers, "barrier" in m.free_names, m.tier) for m in invokes],
+                         [({"barrier": 2}, False, "fast"), ({"barrier": 2}, False, "fast")])
+        results = [self.rt.run(plan, self.model, [self.ids] * 3, tiers={0: t, 1: t, 2: t})
                    for t in ("fast", "isolate")]
+        for bad in ({"barrier": 0}, {"barrier": True}, {"for": 2}, {"x": 2, "y": 1 << 20}):
+            with self.assertRaises(ivc.PlanError):
+                ivc.load_plan(plans.plan(plans.mediator("barrier()\n", barriers=bad)))
         self.assertEqual([r.errors for r in results], [[], []])
         assert_same(self, results[0].saves, results[1].saves)
 

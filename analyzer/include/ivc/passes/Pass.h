@@ -98,6 +98,9 @@ struct MediatorFacts {
   /// (`blk = model.transformer.h[1]`, `n = model.config.n_layer`): a
   /// runtime binds each to what that path names on the model it runs.
   std::map<std::string, std::string> modelAliases;
+  /// Names the trace's body binds before its invokes to `tracer.barrier(n)`
+  /// with a constant n: a runtime binds each to a barrier of n participants.
+  std::map<std::string, int64_t> barriers;
 };
 
 /// Collects diagnostics once each, whichever mediator finds them.

@@ -147,6 +147,9 @@ public:
   /// imports' members, the file's functions and classes, other such names,
   /// and displays of those). Null for any other name.
   const ir::Op *pinnedConstant(const Symbol &s, int depth = 0);
+  /// n, when `s` is bound once, in a trace's body before its invokes, to
+  /// `tracer.barrier(n)` with a constant n.
+  std::optional<int64_t> preludeBarrier(const Symbol &s);
   /// Whether a pinned constant's value makes an empty list or dict (`[]`,
   /// `dict()`, `nnsight.list().save()`).
   bool emptyContainer(const ir::Op *value);
