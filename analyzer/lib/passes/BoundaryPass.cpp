@@ -165,10 +165,14 @@ public:
       ValueAnalysis &values = *unit.context->values;
       ctx.code.forEachOp(unit, [&](Op *op) { visit(ctx, unit, values, op); });
     }
-    if (ctx.mediator.kind == MediatorKind::Invoke)
+    if (ctx.mediator.kind == MediatorKind::Invoke) {
       crossInvoke(ctx);
-    else
+      if (inLoop(ctx.trace, ctx.mediator))
+        ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::InvokeInLoop,
+                   {std::to_string(ctx.mediator.index)});
+    } else {
       editedReceiver(ctx);
+    }
   }
 
 private:
@@ -449,6 +453,38 @@ private:
 
   // A name bound in another invoke of the same trace, used here, with no
   // barrier in either invoke.
+  // Whether the trace's body opens invoke `m` in a `for` or `while` loop.
+  static bool inLoop(const TraceRegion &t, const Mediator &m) {
+    auto walk = [&](const Region &r, auto &self) -> bool {
+      return llvm::any_of(r.ops, [&](const Op *op) {
+        if ((op->is(OpKind::For) || op->is(OpKind::While)) &&
+            op->range.begin.offset <= m.range.begin.offset &&
+            m.range.end.offset <= op->range.end.offset)
+          return true;
+        return llvm::any_of(op->regions, [&](const Region &inner) { return self(inner, self); });
+      });
+    };
+    return t.withOp && llvm::any_of(t.withOp->regions,
+                                    [&](const Region &r) { return walk(r, walk); });
+  }
+
+  // A name the trace's body binds outside the invokes to what the plan does
+  // not carry (a computed value): the invoke does not see it.
+  static bool computedInTraceBody(MediatorContext &ctx, ValueAnalysis &values, const Symbol &s) {
+    auto body = llvm::find_if(ctx.trace.mediators,
+                              [](const Mediator &m) { return m.kind == MediatorKind::Body; });
+    if (body == ctx.trace.mediators.end() || values.pinnedConstant(s) ||
+        values.preludeBarrier(s) || values.boundByRuntime(s) || values.modelAlias(s))
+      return false;
+    return llvm::any_of(s.bindings, [&](const Binding &b) {
+      uint32_t at = b.site ? b.site->range.begin.offset : 0;
+      return b.site && b.kind != Binding::Kind::Loop && body->bodyRange.contains(at) &&
+             llvm::none_of(ctx.trace.mediators, [&](const Mediator &m) {
+               return m.kind == MediatorKind::Invoke && m.range.contains(at);
+             });
+    });
+  }
+
   void crossInvoke(MediatorContext &ctx) {
     const CodeUnit &unit = ctx.code.units[0];
     ValueAnalysis &values = *unit.context->values;
@@ -486,6 +522,9 @@ private:
           return;
         }
       }
+      if (computedInTraceBody(ctx, values, *r.symbol))
+        ctx.report(Tier::Fast, unit, *op, DiagId::TraceBodyValue,
+                   {op->text, std::to_string(ctx.mediator.index)});
     });
   }
 };

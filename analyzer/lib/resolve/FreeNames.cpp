@@ -330,8 +330,8 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // the file's text decides: the name may be spelled in its own binding, in
   // mediators' bodies, in their traces' headers (`model.trace(prompts)`),
   // where the analysis read it inside a function, where parsed code of a
-  // list, dict or set only reads it (`len(LAYERS)`), and after the last
-  // trace; nowhere else (not in a comment either).
+  // list, dict or set only reads it (`len(LAYERS)`), in a comment, and after
+  // the last trace; nowhere else (not in a string either).
   const Binding &b = s.bindings[0];
   if (!mayChange(b.value))
     return true;
@@ -356,6 +356,16 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
   };
   const Op *statement = uses_.userOf(b.site);
   SourceRange own = statement ? statement->range : b.site->range;
+  // A comment no quote comes before on its line (`# LAYERS to patch`).
+  auto inComment = [&](size_t at) {
+    size_t line = text.rfind('\n', at);
+    std::string_view before =
+        std::string_view(text).substr(line == std::string::npos ? 0 : line + 1,
+                                      at - (line == std::string::npos ? 0 : line + 1));
+    size_t hash = before.find('#');
+    return hash != std::string_view::npos &&
+           before.substr(0, hash).find_first_of("'\"\\") == std::string_view::npos;
+  };
   for (size_t at = text.find(s.name); at != std::string::npos; at = text.find(s.name, at + 1)) {
     size_t after = at + s.name.size();
     if ((at > 0 && identifierByte(text[at - 1])) ||
@@ -365,7 +375,7 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
     bool header = llvm::any_of(traces_.traceHeaders,
                                [&](const SourceRange &r) { return r.contains(offset); });
     if (!own.contains(offset) && !innermostBody(offset) && !header &&
-        !readsAllowed.contains(offset) && offset <= lastTraceEnd)
+        !readsAllowed.contains(offset) && offset <= lastTraceEnd && !inComment(at))
       return false;
   }
   return true;

@@ -1,0 +1,30 @@
+# IVC407: an invoke reads a name the trace body binds to what the plan does
+# not carry to it (a computed value); IVC408: an invoke opened in a loop,
+# which ivc runs once. Constants, empty lists and dicts and barriers bound
+# before the invokes reach them, and are not reported. Neither changes a
+# tier.
+# RUN: %ivc check --verify %s
+import torch
+from nnsight import LanguageModel
+
+model = LanguageModel("openai-community/gpt2")
+prompts = ["The Eiffel Tower is in", "The Colosseum is in"]
+
+with model.trace() as tracer:
+    steer = torch.randn(768)
+    scale = 3
+    acts = []
+    barrier = tracer.barrier(2)
+    with tracer.invoke(prompts[0]):
+        h = model.transformer.h[6].output[0]
+        h[:] += steer * scale  # expected-warning {{'steer' is bound in the trace body to a value the plan does not carry to invoke #0}}
+        acts.append(h.save())
+        barrier()
+    with tracer.invoke(prompts[1]):
+        barrier()
+        acts.append(model.transformer.h[6].output[0].save())
+
+with model.trace() as tracer:
+    for prompt in prompts:
+        with tracer.invoke(prompt):  # expected-warning {{invoke #0 is opened in a loop; ivc runs it once}}
+            acts.append(model.transformer.h[6].output[0].save())
