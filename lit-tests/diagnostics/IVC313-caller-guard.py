@@ -15,7 +15,7 @@ class Config:  # expected-remark {{Trace body uses class 'Config'}}
     layer = 3
 
 
-cfg = Config()  # expected-remark {{Trace body instantiates class 'Config'}}
+cfg = Config()
 
 
 # CHECK:      "guards": {

@@ -17,5 +17,19 @@ with model.trace("hi"):
 	    t = 7
     y = (t ** 20000000).save()
 
+with model.trace("hi"):
+    u = model.transformer.h[0].output[0]
+
+    def g():
+        pass
+    \
+    u = 7
+    z = (u ** 20000000).save()
+
+# A line of blanks ended by a backslash: the parser adds its blanks to the
+# next line's (u = 7 is g's), Python takes the first line's; the plan drops
+# the backslash and gives the next line the sum.
 # CHECK: "source": "t = model.transformer.h[0].output[0]\n\ndef f():\n    pass\n        t = 7\ny = (t ** 20000000).save()\n"
+# CHECK: "tier": "fast"
+# CHECK: "source": "u = model.transformer.h[0].output[0]\n\ndef g():\n    pass\n\n    u = 7\nz = (u ** 20000000).save()\n"
 # CHECK: "tier": "fast"

@@ -329,55 +329,64 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // changed it there. Outer code a trace cannot reach is not even parsed, so
   // the file's text decides: the name may be spelled in its own binding, in
   // mediators' bodies, in their traces' headers (`model.trace(prompts)`),
-  // where the analysis read it inside a function, where parsed code of a
-  // list, dict or set only reads it (`len(LAYERS)`), in a comment, and after
-  // the last trace; nowhere else (not in a string either).
+  // where parsed code only reads a list, dict or set (`len(LAYERS)`), inside
+  // a function the analysis read an instance in, and after the last trace
+  // when every trace is a top-level statement (run once); nowhere else, not
+  // in a comment or a string either.
   const Binding &b = s.bindings[0];
   if (!mayChange(b.value))
     return true;
   uint32_t lastTraceEnd = 0;
   for (const SourceRange &r : traces_.mediatorBodies)
     lastTraceEnd = std::max(lastTraceEnd, r.end.offset);
+  if (llvm::any_of(traces_.traceHeaders, [](const SourceRange &r) { return r.begin.column != 0; }))
+    lastTraceEnd = UINT32_MAX; // a trace in a loop or a function may run again
   bool display = b.value->is(OpKind::List) || b.value->is(OpKind::Dict) ||
                  b.value->is(OpKind::Set);
   llvm::DenseSet<uint32_t> readsAllowed;
   for (const Op *read : uses_.readsOf(&s)) {
-    if (display && onlyRead(read, b.value->kind))
-      readsAllowed.insert(read->range.begin.offset);
+    if (display) {
+      if (onlyRead(read, b.value->kind))
+        readsAllowed.insert(read->range.begin.offset);
+      continue;
+    }
     for (const Scope *at = scopes_.enclosingScope(read); at; at = at->parent)
-      if (!outerScope(at)) {
+      if (at->kind == ScopeKind::Function && !outerScope(at)) {
         readsAllowed.insert(read->range.begin.offset);
         break;
       }
   }
   const std::string &text = source_.text();
-  auto identifierByte = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
-  };
+  if (!spellingsMade_) { // one pass over the text, not one per name
+    spellingsMade_ = true;
+    auto identifierByte = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
+    };
+    for (size_t at = 0; at < text.size();) {
+      if (!identifierByte(text[at])) {
+        ++at;
+        continue;
+      }
+      size_t end = at;
+      while (end < text.size() && identifierByte(text[end]))
+        ++end;
+      spellings_[llvm::StringRef(text.data() + at, end - at)].push_back(uint32_t(at));
+      at = end;
+    }
+  }
   const Op *statement = uses_.userOf(b.site);
   SourceRange own = statement ? statement->range : b.site->range;
-  // A comment no quote comes before on its line (`# LAYERS to patch`).
-  auto inComment = [&](size_t at) {
-    size_t line = text.rfind('\n', at);
-    std::string_view before =
-        std::string_view(text).substr(line == std::string::npos ? 0 : line + 1,
-                                      at - (line == std::string::npos ? 0 : line + 1));
-    size_t hash = before.find('#');
-    return hash != std::string_view::npos &&
-           before.substr(0, hash).find_first_of("'\"\\") == std::string_view::npos;
+  auto header = [&](uint32_t offset) {
+    return llvm::any_of(traces_.traceHeaders,
+                        [&](const SourceRange &r) { return r.contains(offset); });
   };
-  for (size_t at = text.find(s.name); at != std::string::npos; at = text.find(s.name, at + 1)) {
-    size_t after = at + s.name.size();
-    if ((at > 0 && identifierByte(text[at - 1])) ||
-        (after < text.size() && identifierByte(text[after])))
-      continue; // part of a longer name
-    uint32_t offset = uint32_t(at);
-    bool header = llvm::any_of(traces_.traceHeaders,
-                               [&](const SourceRange &r) { return r.contains(offset); });
-    if (!own.contains(offset) && !innermostBody(offset) && !header &&
-        !readsAllowed.contains(offset) && offset <= lastTraceEnd && !inComment(at))
+  auto it = spellings_.find(llvm::StringRef(s.name.data(), s.name.size()));
+  if (it == spellings_.end())
+    return true;
+  for (uint32_t offset : it->second)
+    if (!own.contains(offset) && offset <= lastTraceEnd && !readsAllowed.contains(offset) &&
+        !innermostBody(offset) && !header(offset))
       return false;
-  }
   return true;
 }
 

@@ -25,11 +25,24 @@ uint32_t indentWidth(std::string_view blanks) {
 std::string dedent(std::string_view text, uint32_t indent, llvm::function_ref<bool(size_t)> keep) {
   std::string out;
   out.reserve(text.size() + 1);
+  uint32_t carried = 0; // of lines of blanks ended by a backslash
   for (size_t i = 0; i < text.size();) {
     if (i > 0 && !(keep && keep(i))) {
       size_t blanks = text.find_first_not_of(" \t\f", i);
       blanks = blanks == std::string_view::npos ? text.size() : blanks;
-      uint32_t width = indentWidth(text.substr(i, blanks - i));
+      uint32_t width = carried + indentWidth(text.substr(i, blanks - i));
+      carried = 0;
+      // The parser adds blanks, a backslash and the next line's blanks up
+      // (Python takes the first line's): the backslash goes, and the next
+      // line gets the sum.
+      std::string_view rest = text.substr(blanks);
+      if (rest.starts_with("\\\n") || rest.starts_with("\\\r\n") || rest == "\\") {
+        carried = width;
+        size_t eol = rest.starts_with("\\\r\n") ? 3 : rest.size() > 1 ? 2 : 1;
+        out += rest.substr(1, eol - 1);
+        i = blanks + eol;
+        continue;
+      }
       out.append(width > indent ? width - indent : 0, ' ');
       i = blanks;
     }

@@ -13,6 +13,17 @@ def unfilled(value):
     return getattr(value, "_ivc_grad_of", None) if type(value) is torch.Tensor else None
 
 
+def _fill(filled, g):
+    """A backward hook: copies the gradient into what `.grad` gave. One the
+    mediator reshaped since (`h.grad.transpose_(0, 2)`) stays unfilled: the
+    hook must not fail the backward pass, which other mediators share."""
+    if filled.shape != g.shape or filled.dtype != g.dtype:
+        return
+    with torch.no_grad():
+        filled.copy_(g)
+    filled._ivc_grad_of = None
+
+
 class Activation(torch.Tensor):
     """A delivered activation (an alias of it: the same memory and graph)
     whose `.grad` is the gradient of `origin`, the tensor the model went on
@@ -31,12 +42,8 @@ class Activation(torch.Tensor):
             filled._ivc_grad_of = self._ivc_where
             rows = self._ivc_rows
 
-            def fill(g):
-                with torch.no_grad():
-                    filled.copy_(g if rows is None else g.narrow(0, *rows))
-                filled._ivc_grad_of = None
-
-            self._ivc_origin.register_hook(fill)
+            self._ivc_origin.register_hook(
+                lambda g: _fill(filled, g if rows is None else g.narrow(0, *rows)))
         return filled
 
     @grad.setter
@@ -65,12 +72,7 @@ def grad_of(value):
         filled = value._ivc_grad = torch.zeros_like(value).detach()
         filled._ivc_grad_of = "a tensor the mediator computed"
 
-        def fill(g):
-            with torch.no_grad():
-                filled.copy_(g)
-            filled._ivc_grad_of = None
-
-        value.register_hook(fill)
+        value.register_hook(lambda g: _fill(filled, g))
     return filled
 
 

@@ -9,7 +9,6 @@ import json
 import keyword
 
 from ._errors import PlanError
-from ._protocol import MAX_PARTICIPANTS
 
 SCHEMA = "ivc-plan/v1"
 TIERS = ("fast", "isolate", "reject")
@@ -145,6 +144,10 @@ def _model_aliases(m, free_names, where):
 def _barriers(m, free_names, where):
     """A mediator's `barriers`: {name: participants}, names apart from the
     free names."""
+    # (Imported here, not with the module: loading _protocol (and torch)
+    # from _plan, early in the package's import, made threads waiting in
+    # _core at exit print ChannelClosed; test_binary has the case.)
+    from ._protocol import MAX_PARTICIPANTS
     barriers = _need(m, "barriers", dict, where, default={})
     for name, participants in barriers.items():
         if not name.isidentifier() or keyword.iskeyword(name) or name in free_names or \

@@ -480,6 +480,22 @@ with model.trace(ids):
         self.assertTrue(torch.allclose(r["g"], kept[0].grad))
         self.assertGreater(r["g"].abs().sum().item(), 0)
 
+    def test_a_grad_one_mediator_reshaped_does_not_fail_anothers_backward(self):
+        # The hooks that fill `.grad` run in the backward pass the mediators
+        # share: one whose tensor was reshaped since stays unfilled.
+        plan = ivc.compile("""\
+with model.trace() as tracer:
+    with tracer.invoke(ids):
+        g = model.transformer.h[0].output[0].grad
+        g.transpose_(0, 2)
+    with tracer.invoke(ids):
+        b = model.transformer.h[0].output[0].grad.save()
+        model.lm_head.output.sum().backward()
+""", filename="reshaped.py", policy="ndif")
+        r = self.rt.run(plan, TinyGPT(), [self.ids] * 2, {"ids": self.ids})
+        self.assertEqual(r.errors, [])
+        self.assertGreater(r["b"].abs().sum().item(), 0)
+
     def test_an_activations_grad_is_a_tensor_once_backward_has_run(self):
         # Read before the pass, used after it, inside the trace, as a tensor.
         plan = ivc.compile("""\

@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Allocator.h"
 
 #include <deque>
@@ -258,6 +259,10 @@ private:
   llvm::DenseMap<const ir::Op *, bool> unchanging_;
   llvm::DenseMap<const Symbol *, bool> replayed_; // every binding bound by the runtime
   llvm::DenseMap<const Symbol *, bool> pinned_;
+  /// Where the file's text spells each identifier (for leftAsMade), made
+  /// once, at the first need.
+  llvm::StringMap<std::vector<uint32_t>> spellings_;
+  bool spellingsMade_ = false;
   llvm::DenseMap<const Scope *, bool> outerScopes_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
   std::vector<int8_t> fromCaller_; // by op index: -1 not decided yet
