@@ -473,16 +473,17 @@ private:
   static bool computedInTraceBody(MediatorContext &ctx, ValueAnalysis &values, const Symbol &s) {
     auto body = llvm::find_if(ctx.trace.mediators,
                               [](const Mediator &m) { return m.kind == MediatorKind::Body; });
-    if (body == ctx.trace.mediators.end() || values.pinnedConstant(s) ||
-        values.preludeBarrier(s) || values.boundByRuntime(s) || values.modelAlias(s))
+    if (body == ctx.trace.mediators.end())
       return false;
-    return llvm::any_of(s.bindings, [&](const Binding &b) {
+    bool bound = llvm::any_of(s.bindings, [&](const Binding &b) {
       uint32_t at = b.site ? b.site->range.begin.offset : 0;
       return b.site && b.kind != Binding::Kind::Loop && body->bodyRange.contains(at) &&
              llvm::none_of(ctx.trace.mediators, [&](const Mediator &m) {
                return m.kind == MediatorKind::Invoke && m.range.contains(at);
              });
     });
+    return bound && !values.pinnedConstant(s) && !values.preludeBarrier(s) &&
+           !values.boundByRuntime(s) && !values.modelAlias(s);
   }
 
   void crossInvoke(MediatorContext &ctx) {

@@ -323,6 +323,40 @@ bool ValueAnalysis::mayChange(const Op *value, int depth) {
   }
 }
 
+std::vector<uint32_t> ValueAnalysis::spellingsOf(std::string_view name) {
+  const std::string &text = source_.text();
+  auto identifierByte = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
+  };
+  if (!spellingsMade_ && scansLeft_ > 0) { // a few names: a search each
+    --scansLeft_;
+    std::vector<uint32_t> found;
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      size_t after = at + name.size();
+      if (!(at > 0 && identifierByte(text[at - 1])) &&
+          !(after < text.size() && identifierByte(text[after])))
+        found.push_back(uint32_t(at));
+    }
+    return found;
+  }
+  if (!spellingsMade_) { // many: one pass over the text, not one per name
+    spellingsMade_ = true;
+    for (size_t at = 0; at < text.size();) {
+      if (!identifierByte(text[at])) {
+        ++at;
+        continue;
+      }
+      size_t end = at;
+      while (end < text.size() && identifierByte(text[end]))
+        ++end;
+      spellings_[llvm::StringRef(text.data() + at, end - at)].push_back(uint32_t(at));
+      at = end;
+    }
+  }
+  auto it = spellings_.find(llvm::StringRef(name.data(), name.size()));
+  return it == spellings_.end() ? std::vector<uint32_t>() : it->second;
+}
+
 bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // Made again for each mediator, a value must be what outer code left:
   // `probe = Probe(); probe.fit(...)`, `train(probe)` or `prompts.append(p)`
@@ -356,34 +390,13 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
         break;
       }
   }
-  const std::string &text = source_.text();
-  if (!spellingsMade_) { // one pass over the text, not one per name
-    spellingsMade_ = true;
-    auto identifierByte = [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
-    };
-    for (size_t at = 0; at < text.size();) {
-      if (!identifierByte(text[at])) {
-        ++at;
-        continue;
-      }
-      size_t end = at;
-      while (end < text.size() && identifierByte(text[end]))
-        ++end;
-      spellings_[llvm::StringRef(text.data() + at, end - at)].push_back(uint32_t(at));
-      at = end;
-    }
-  }
   const Op *statement = uses_.userOf(b.site);
   SourceRange own = statement ? statement->range : b.site->range;
   auto header = [&](uint32_t offset) {
     return llvm::any_of(traces_.traceHeaders,
                         [&](const SourceRange &r) { return r.contains(offset); });
   };
-  auto it = spellings_.find(llvm::StringRef(s.name.data(), s.name.size()));
-  if (it == spellings_.end())
-    return true;
-  for (uint32_t offset : it->second)
+  for (uint32_t offset : spellingsOf(s.name))
     if (!own.contains(offset) && offset <= lastTraceEnd && !readsAllowed.contains(offset) &&
         !innermostBody(offset) && !header(offset))
       return false;

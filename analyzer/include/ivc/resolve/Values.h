@@ -259,10 +259,13 @@ private:
   llvm::DenseMap<const ir::Op *, bool> unchanging_;
   llvm::DenseMap<const Symbol *, bool> replayed_; // every binding bound by the runtime
   llvm::DenseMap<const Symbol *, bool> pinned_;
-  /// Where the file's text spells each identifier (for leftAsMade), made
-  /// once, at the first need.
+  /// Where the file's text spells each identifier (for leftAsMade): the
+  /// first few names are looked for in the text, then an index of every
+  /// identifier is made once.
   llvm::StringMap<std::vector<uint32_t>> spellings_;
   bool spellingsMade_ = false;
+  int scansLeft_ = 16;
+  std::vector<uint32_t> spellingsOf(std::string_view name);
   llvm::DenseMap<const Scope *, bool> outerScopes_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
   std::vector<int8_t> fromCaller_; // by op index: -1 not decided yet
