@@ -154,10 +154,10 @@ with model.trace("Sets"):
     seen.update(counts)
 
 # A loop around a trace runs the mediator again; inside it, nothing loops.
-prompts = ["a", "b"]
-for prompt in prompts:
+queue = ["a", "b"]
+for prompt in queue:
     with model.trace(prompt):
-        prompts.append(model.lm_head.output[0, -1].argmax().save())
+        queue.append(model.lm_head.output[0, -1].argmax().save())
 
 # A range of an activation's dimension in a C call: as long as what exists.
 with model.trace("positions"):

@@ -363,27 +363,45 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // changed it there. Outer code a trace cannot reach is not even parsed, so
   // the file's text decides: the name may be spelled in its own binding, in
   // mediators' bodies, in their traces' headers (`model.trace(prompts)`),
-  // where parsed code only reads a list, dict or set (`len(LAYERS)`), inside
-  // a function the analysis read an instance in, and after the last trace
-  // when every trace is a top-level statement (run once); nowhere else, not
-  // in a comment or a string either.
+  // where only a value a mediator reads reads it (`n = len(LAYERS)`), inside
+  // a function the analysis read it in, and after the last trace when every
+  // trace is a top-level statement (run once); nowhere else, not in a
+  // comment or a string either.
   const Binding &b = s.bindings[0];
   if (!mayChange(b.value))
     return true;
   uint32_t lastTraceEnd = 0;
   for (const SourceRange &r : traces_.mediatorBodies)
     lastTraceEnd = std::max(lastTraceEnd, r.end.offset);
+  // A trace in a loop or a function may run again, after what follows it.
   if (llvm::any_of(traces_.traceHeaders, [](const SourceRange &r) { return r.begin.column != 0; }))
-    lastTraceEnd = UINT32_MAX; // a trace in a loop or a function may run again
+    lastTraceEnd = UINT32_MAX;
+  // A list, dict or set only read (`len(LAYERS)`) in the value of a name a
+  // mediator reads (`n_layers = len(LAYERS)`): a statement `ivc check`
+  // parses too, as it parses no statement that no trace reaches.
   bool display = b.value->is(OpKind::List) || b.value->is(OpKind::Dict) ||
                  b.value->is(OpKind::Set);
+  auto inValueMediatorsRead = [&](const Op *read) {
+    const Op *stmt = read;
+    for (int depth = 0; stmt && !stmt->is(OpKind::Assign) && depth < 64; ++depth)
+      stmt = uses_.userOf(stmt);
+    if (!stmt || !stmt->is(OpKind::Assign))
+      return false;
+    for (size_t t = 0; t + 1 < stmt->operands.size(); ++t) {
+      const Op *target = stmt->operand(t);
+      const Symbol *bound = target && target->is(OpKind::Name) ? scopes_.resolve(target).symbol
+                                                               : nullptr;
+      if (bound && llvm::any_of(uses_.readsOf(bound), [&](const Op *r) {
+            return innermostBody(r->range.begin.offset) != nullptr;
+          }))
+        return true;
+    }
+    return false;
+  };
   llvm::DenseSet<uint32_t> readsAllowed;
   for (const Op *read : uses_.readsOf(&s)) {
-    if (display) {
-      if (onlyRead(read, b.value->kind))
-        readsAllowed.insert(read->range.begin.offset);
-      continue;
-    }
+    if (display && onlyRead(read, b.value->kind) && inValueMediatorsRead(read))
+      readsAllowed.insert(read->range.begin.offset);
     for (const Scope *at = scopes_.enclosingScope(read); at; at = at->parent)
       if (at->kind == ScopeKind::Function && !outerScope(at)) {
         readsAllowed.insert(read->range.begin.offset);
