@@ -204,7 +204,8 @@ std::optional<std::string_view> sourceText(PyObject *source) {
   if (PyBytes_CheckExact(source))
     return std::string_view(PyBytes_AS_STRING(source), size_t(PyBytes_GET_SIZE(source)));
   Py_ssize_t size = 0;
-  const char *utf8 = PyUnicode_CheckExact(source) ? PyUnicode_AsUTF8AndSize(source, &size) : nullptr;
+  const char *utf8 =
+      PyUnicode_CheckExact(source) ? PyUnicode_AsUTF8AndSize(source, &size) : nullptr;
   PyErr_Clear();
   return utf8 ? std::optional(std::string_view(utf8, size_t(size))) : std::nullopt;
 }

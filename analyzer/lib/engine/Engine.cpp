@@ -47,8 +47,10 @@ TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
     b.traceHeaders.push_back(t.headerRange);
     for (const Mediator &m : t.mediators)
       b.mediatorBodies.push_back(m.bodyRange);
-    auto body = llvm::find_if(t.mediators, [](const Mediator &m) { return m.kind == MediatorKind::Body; });
-    auto invoke = llvm::find_if(t.mediators, [](const Mediator &m) { return m.kind == MediatorKind::Invoke; });
+    auto body = llvm::find_if(t.mediators,
+                              [](const Mediator &m) { return m.kind == MediatorKind::Body; });
+    auto invoke = llvm::find_if(t.mediators,
+                                [](const Mediator &m) { return m.kind == MediatorKind::Invoke; });
     if (body != t.mediators.end() && invoke != t.mediators.end())
       b.preludes.push_back({body->bodyRange.begin, invoke->range.begin});
   }

@@ -248,9 +248,9 @@ private:
       const SourceFile &file = *parsed.source;
       std::string name(lambda ? stmt->operand(0)->text : u.op->text);
       uint32_t begin = stmt->range.begin.offset;
-      std::string source = dedent(file.slice(stmt->range),
-                                  indentWidth(file.lineText(stmt->range.begin.line)),
-                                  [&](size_t at) { return parsed.insideString(begin + uint32_t(at)); });
+      std::string source =
+          dedent(file.slice(stmt->range), indentWidth(file.lineText(stmt->range.begin.line)),
+                 [&](size_t at) { return parsed.insideString(begin + uint32_t(at)); });
       placed_.push_back({{name, std::move(source), inFunction(u, stmt)},
                          &file,
                          stmt->range.begin.offset});

@@ -78,7 +78,8 @@ std::string mediatorSource(const ParsedFile &parsed, const TraceRegion &trace, c
     }
   copyTo(body.end.offset);
   return dedent(text, indentWidth(file.lineText(body.begin.line)), [&](size_t at) {
-    auto piece = std::prev(std::upper_bound(pieces.begin(), pieces.end(), std::make_pair(at, UINT32_MAX)));
+    auto piece =
+        std::prev(std::upper_bound(pieces.begin(), pieces.end(), std::make_pair(at, UINT32_MAX)));
     return parsed.insideString(piece->second + uint32_t(at - piece->first));
   });
 }
