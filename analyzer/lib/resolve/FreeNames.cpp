@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "ValueHelpers.h"
 
+#include "ivc/frontend/Unicode.h"
 #include "ivc/support/Text.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -328,7 +329,9 @@ std::vector<uint32_t> ValueAnalysis::spellingsOf(std::string_view name) {
   auto identifierByte = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
   };
-  if (!spellingsMade_ && scansLeft_ > 0) { // a few names: a search each
+  // (A name spelled with other than ASCII is NFKC's: `ＬAYERS` is LAYERS to
+  // Python. Such a file is indexed, with the spellings normalized.)
+  if (!spellingsMade_ && scansLeft_ > 0 && isAscii(text)) { // a few names: a search each
     --scansLeft_;
     std::vector<uint32_t> found;
     for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
@@ -349,7 +352,11 @@ std::vector<uint32_t> ValueAnalysis::spellingsOf(std::string_view name) {
       size_t end = at;
       while (end < text.size() && identifierByte(text[end]))
         ++end;
-      spellings_[llvm::StringRef(text.data() + at, end - at)].push_back(uint32_t(at));
+      std::string_view run(text.data() + at, end - at);
+      std::string normalized = isAscii(run) ? std::string() : normalizeIdentifier(run);
+      spellings_[normalized.empty() ? llvm::StringRef(run.data(), run.size())
+                                    : llvm::StringRef(normalized)]
+          .push_back(uint32_t(at));
       at = end;
     }
   }
