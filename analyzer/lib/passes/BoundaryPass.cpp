@@ -40,70 +40,81 @@ bool isSaveCall(const Op *op) {
          op->operand(0)->text == "save";
 }
 
-bool returnsSave(const Op &def, ValueAnalysis &values, int depth);
+/// Which values keep a saved value (keepsSave), with what each function of
+/// the file returns worked out once (a function that calls itself a dozen
+/// times would be walked 12^n times otherwise).
+struct SaveFlow {
+  ValueAnalysis &values;
+  llvm::DenseMap<const Op *, bool> returns; // false while being worked out
 
-/// Whether what `e` makes keeps a saved value: the save itself, a display or
-/// comprehension holding one (`[b.output[0].save() for b in
-/// model.transformer.h]`), an instance of the file's classes made from one
-/// (`Record(0, h.save())`), or what a function of the file returns when it
-/// returns one (`def grab(b): return b.output[0].save()`).
-bool keepsSave(const Op *e, ValueAnalysis &values, int depth = 0) {
-  if (!e || depth > 16)
-    return false;
-  if (isSaveCall(e))
-    return true;
-  auto keeps = [&](const Op *o) { return keepsSave(o, values, depth + 1); };
-  switch (e->kind) {
-  case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::Dict:
-  case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::BoolOp: case OpKind::Starred:
-  case OpKind::CompYield: case OpKind::Keyword:
-    return llvm::any_of(e->operands, keeps);
-  case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
-    for (const Region &r : e->regions)
-      if (!r.ops.empty() && r.ops.back()->is(OpKind::CompYield))
-        return keeps(r.ops.back());
-    return false;
-  case OpKind::Call:
-    for (const Value &v : values.valuesOf(e->operand(0))) {
-      if (v.kind == ValueKind::UserClass &&
-          llvm::any_of(e->operands.subspan(1), keeps))
-        return true;
-      if (v.kind == ValueKind::UserFunction && v.op && returnsSave(*v.op, values, depth + 1))
-        return true;
+  /// Whether what `e` makes keeps a saved value: the save itself, a display
+  /// or comprehension holding one (`[b.output[0].save() for b in
+  /// model.transformer.h]`), an instance of the file's classes made from
+  /// one (`Record(0, h.save())`), or what a function of the file returns
+  /// when it returns one (`def grab(b): return b.output[0].save()`).
+  bool keepsSave(const Op *e, int depth = 0) {
+    if (!e || depth > 16)
+      return false;
+    if (isSaveCall(e))
+      return true;
+    auto keeps = [&](const Op *o) { return keepsSave(o, depth + 1); };
+    switch (e->kind) {
+    case OpKind::List: case OpKind::Tuple: case OpKind::Set: case OpKind::Dict:
+    case OpKind::IfExp: case OpKind::NamedExpr: case OpKind::BoolOp: case OpKind::Starred:
+    case OpKind::CompYield: case OpKind::Keyword:
+      return llvm::any_of(e->operands, keeps);
+    case OpKind::ListComp: case OpKind::SetComp: case OpKind::DictComp:
+      for (const Region &r : e->regions)
+        if (!r.ops.empty() && r.ops.back()->is(OpKind::CompYield))
+          return keeps(r.ops.back());
+      return false;
+    case OpKind::Call:
+      for (const Value &v : values.valuesOf(e->operand(0))) {
+        if (v.kind == ValueKind::UserClass && llvm::any_of(e->operands.subspan(1), keeps))
+          return true;
+        if (v.kind == ValueKind::UserFunction && v.op && returnsSave(*v.op))
+          return true;
+      }
+      return false;
+    default:
+      return false;
     }
-    return false;
-  default:
-    return false;
   }
-}
 
-/// Whether a function returns what keeps a saved value, or a name of its
-/// own that holds one (`x = b.output.save()` or `x.save()`, then `return x`).
-bool returnsSave(const Op &def, ValueAnalysis &values, int depth) {
-  llvm::SmallVector<std::string_view, 4> saved;
-  llvm::SmallVector<const Op *, 4> returned;
-  auto walk = [&](const Region &r, auto &self) -> void {
-    for (const Op *op : r.ops) {
-      if (op->is(OpKind::Return) && op->operand(0))
-        returned.push_back(op->operand(0));
-      if (op->is(OpKind::Assign) && keepsSave(op->operands.back(), values, depth + 1))
-        for (size_t i = 0; i + 1 < op->operands.size(); ++i)
-          if (op->operand(i) && op->operand(i)->is(OpKind::Name))
-            saved.push_back(op->operand(i)->text);
-      if (isSaveCall(op) && op->operand(0)->operand(0)->is(OpKind::Name))
-        saved.push_back(op->operand(0)->operand(0)->text);
-      if (!op->is(OpKind::FunctionDef) && !op->is(OpKind::ClassDef) && !op->is(OpKind::Lambda))
-        for (const Region &inner : op->regions)
-          self(inner, self);
-    }
-  };
-  for (const Region &r : def.regions)
-    walk(r, walk);
-  return llvm::any_of(returned, [&](const Op *v) {
-    return (v->is(OpKind::Name) && llvm::is_contained(saved, v->text)) ||
-           keepsSave(v, values, depth + 1);
-  });
-}
+  /// Whether a function returns what keeps a saved value, or a name of its
+  /// own that holds one (`x = b.output.save()` or `x.save()`, then `return
+  /// x`).
+  bool returnsSave(const Op &def) {
+    auto [it, fresh] = returns.try_emplace(&def, false);
+    if (!fresh)
+      return it->second;
+    llvm::SmallVector<std::string_view, 4> saved;
+    llvm::SmallVector<const Op *, 4> returned;
+    auto walk = [&](const Region &r, auto &self) -> void {
+      for (const Op *op : r.ops) {
+        if (op->is(OpKind::Return) && op->operand(0))
+          returned.push_back(op->operand(0));
+        if (op->is(OpKind::Assign) && keepsSave(op->operands.back()))
+          for (size_t i = 0; i + 1 < op->operands.size(); ++i)
+            if (op->operand(i) && op->operand(i)->is(OpKind::Name))
+              saved.push_back(op->operand(i)->text);
+        if (isSaveCall(op) && op->operand(0)->operand(0)->is(OpKind::Name))
+          saved.push_back(op->operand(0)->operand(0)->text);
+        if (!op->is(OpKind::FunctionDef) && !op->is(OpKind::ClassDef) &&
+            !op->is(OpKind::Lambda))
+          for (const Region &inner : op->regions)
+            self(inner, self);
+      }
+    };
+    for (const Region &r : def.regions)
+      walk(r, walk);
+    bool found = llvm::any_of(returned, [&](const Op *v) {
+      return (v->is(OpKind::Name) && llvm::is_contained(saved, v->text)) || keepsSave(v);
+    });
+    returns[&def] = found;
+    return found;
+  }
+};
 
 /// The name a store into `target` changes: `x`, `x[k]`, `x[i][j]`,
 /// `x.setdefault(k, [])` (what it returns is x's).
@@ -161,6 +172,7 @@ public:
   std::string_view name() const override { return "boundary"; }
 
   void run(MediatorContext &ctx) override {
+    flows_.clear();
     for (const CodeUnit &unit : ctx.code.units) {
       ValueAnalysis &values = *unit.context->values;
       ctx.code.forEachOp(unit, [&](Op *op) { visit(ctx, unit, values, op); });
@@ -176,6 +188,12 @@ public:
   }
 
 private:
+  std::map<ValueAnalysis *, SaveFlow> flows_; // per module, for one mediator
+
+  SaveFlow &flowOf(ValueAnalysis &values) {
+    return flows_.try_emplace(&values, SaveFlow{values, {}}).first->second;
+  }
+
   void access(MediatorContext &ctx, const Value &activation, const std::string &kind) {
     ctx.facts.modules[pathOf(activation)].insert(accessKind(activation) + "." + kind);
   }
@@ -423,7 +441,7 @@ private:
       return;
     }
     const Op *name = storedName(target);
-    if (!name || !(keepsSave(value, values) || fillsSharedContainer(unit, values, name)))
+    if (!name || !(flowOf(values).keepsSave(value) || fillsSharedContainer(unit, values, name)))
       return;
     std::string n(name->text);
     if (!llvm::is_contained(ctx.facts.saves, n))
