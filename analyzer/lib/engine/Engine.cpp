@@ -44,6 +44,8 @@ TraceBindings traceBindings(const ParsedFile &file, const ScopeTree &scopes) {
     }
   }
   for (const TraceRegion &t : file.traces) {
+    b.tracesRunOnce &= llvm::any_of(
+        file.units, [&](const LoweredUnit &u) { return u.begin == t.range.begin.offset; });
     b.traceHeaders.push_back(t.headerRange);
     for (const Mediator &m : t.mediators)
       b.mediatorBodies.push_back(m.bodyRange);

@@ -324,23 +324,33 @@ bool ValueAnalysis::mayChange(const Op *value, int depth) {
   }
 }
 
+namespace {
+
+bool identifierByte(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
+}
+
+/// Where `text` spells `word` as a whole identifier.
+std::vector<uint32_t> wholeWords(std::string_view text, std::string_view word) {
+  std::vector<uint32_t> found;
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    size_t after = at + word.size();
+    if (!(at > 0 && identifierByte(text[at - 1])) &&
+        !(after < text.size() && identifierByte(text[after])))
+      found.push_back(uint32_t(at));
+  }
+  return found;
+}
+
+} // namespace
+
 std::vector<uint32_t> ValueAnalysis::spellingsOf(std::string_view name) {
   const std::string &text = source_.text();
-  auto identifierByte = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
-  };
   // (A name spelled with other than ASCII is NFKC's: `ＬAYERS` is LAYERS to
   // Python. Such a file is indexed, with the spellings normalized.)
   if (!spellingsMade_ && scansLeft_ > 0 && isAscii(text)) { // a few names: a search each
     --scansLeft_;
-    std::vector<uint32_t> found;
-    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-      size_t after = at + name.size();
-      if (!(at > 0 && identifierByte(text[at - 1])) &&
-          !(after < text.size() && identifierByte(text[after])))
-        found.push_back(uint32_t(at));
-    }
-    return found;
+    return wholeWords(text, name);
   }
   if (!spellingsMade_) { // many: one pass over the text, not one per name
     spellingsMade_ = true;
@@ -381,8 +391,28 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
   for (const SourceRange &r : traces_.mediatorBodies)
     lastTraceEnd = std::max(lastTraceEnd, r.end.offset);
   // A trace in a loop or a function may run again, after what follows it.
-  if (llvm::any_of(traces_.traceHeaders, [](const SourceRange &r) { return r.begin.column != 0; }))
+  if (!traces_.tracesRunOnce)
     lastTraceEnd = UINT32_MAX;
+  // Code that reaches module names without spelling them
+  // (`globals().values()`, `vars()`, `sys.modules[__name__]`) may change
+  // any of them.
+  if (!reachesModuleNames_) { // (in a mediator, the analysis judges such code)
+    const std::string &text = source_.text();
+    // Builtins (not `model.eval()`), and attributes (`sys.modules`).
+    auto reaches = [&](std::string_view word, bool builtin) {
+      return llvm::any_of(wholeWords(text, word), [&](uint32_t at) {
+        return !innermostBody(at) && !(builtin && at > 0 && text[at - 1] == '.');
+      });
+    };
+    reachesModuleNames_ =
+        llvm::any_of(std::initializer_list<std::string_view>{"globals", "vars", "locals",
+                                                             "getattr", "setattr", "exec", "eval"},
+                     [&](std::string_view w) { return reaches(w, true); }) ||
+        llvm::any_of(std::initializer_list<std::string_view>{"__dict__", "modules", "__main__"},
+                     [&](std::string_view w) { return reaches(w, false); });
+  }
+  if (*reachesModuleNames_)
+    return false;
   // A list, dict or set only read (`len(LAYERS)`) in the value of a name a
   // mediator reads (`n_layers = len(LAYERS)`): a statement `ivc check`
   // parses too, as it parses no statement that no trace reaches.

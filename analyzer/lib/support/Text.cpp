@@ -30,13 +30,15 @@ std::string dedent(std::string_view text, uint32_t indent, llvm::function_ref<bo
     if (i > 0 && !(keep && keep(i))) {
       size_t blanks = text.find_first_not_of(" \t\f", i);
       blanks = blanks == std::string_view::npos ? text.size() : blanks;
-      uint32_t width = carried + indentWidth(text.substr(i, blanks - i));
+      std::string_view own = text.substr(i, blanks - i);
+      // (A form feed resets the count, the carried blanks too.)
+      uint32_t width = (own.find('\f') == std::string_view::npos ? carried : 0) + indentWidth(own);
       carried = 0;
       // The parser adds blanks, a backslash and the next line's blanks up
       // (Python takes the first line's): the backslash goes, and the next
       // line gets the sum.
       std::string_view rest = text.substr(blanks);
-      if (rest.starts_with("\\\n") || rest.starts_with("\\\r\n") || rest == "\\") {
+      if (rest.starts_with("\\\n") || rest.starts_with("\\\r") || rest == "\\") {
         carried = width;
         size_t eol = rest.starts_with("\\\r\n") ? 3 : rest.size() > 1 ? 2 : 1;
         out += rest.substr(1, eol - 1);

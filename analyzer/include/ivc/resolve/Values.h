@@ -89,6 +89,9 @@ struct TraceBindings {
   /// Of each trace with invokes, its body up to the first invoke: nnsight
   /// runs it before them, and they see what it binds.
   std::vector<SourceRange> preludes;
+  /// Every trace is a top-level statement of the module (none in a loop or
+  /// a function, which may run it again).
+  bool tracesRunOnce = true;
 };
 
 class ValueAnalysis {
@@ -265,6 +268,7 @@ private:
   llvm::StringMap<std::vector<uint32_t>> spellings_;
   bool spellingsMade_ = false;
   int scansLeft_ = 16;
+  std::optional<bool> reachesModuleNames_; // see leftAsMade
   std::vector<uint32_t> spellingsOf(std::string_view name);
   llvm::DenseMap<const Scope *, bool> outerScopes_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
