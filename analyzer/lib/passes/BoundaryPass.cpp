@@ -44,6 +44,7 @@ bool isSaveCall(const Op *op) {
 /// the file returns worked out once (a function that calls itself a dozen
 /// times would be walked 12^n times otherwise).
 struct SaveFlow {
+  explicit SaveFlow(ValueAnalysis &values) : values(values) {}
   ValueAnalysis &values;
   llvm::DenseMap<const Op *, bool> returns; // false while being worked out
 
@@ -191,7 +192,7 @@ private:
   std::map<ValueAnalysis *, SaveFlow> flows_; // per module, for one mediator
 
   SaveFlow &flowOf(ValueAnalysis &values) {
-    return flows_.try_emplace(&values, SaveFlow{values, {}}).first->second;
+    return flows_.try_emplace(&values, values).first->second;
   }
 
   void access(MediatorContext &ctx, const Value &activation, const std::string &kind) {
