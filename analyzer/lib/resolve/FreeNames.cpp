@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace ivc {
 
@@ -330,10 +331,17 @@ bool identifierByte(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
 }
 
-/// Where `text` spells `word` as a whole identifier.
+/// Where `text` spells `word` as a whole identifier. (memmem: the string's
+/// find stops at each occurrence of the word's first character, `_` or `e`
+/// in most of a Python file.)
 std::vector<uint32_t> wholeWords(std::string_view text, std::string_view word) {
   std::vector<uint32_t> found;
-  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+  for (const char *p = text.data(), *end = text.data() + text.size();;) {
+    p = static_cast<const char *>(memmem(p, size_t(end - p), word.data(), word.size()));
+    if (!p)
+      break;
+    size_t at = size_t(p - text.data());
+    ++p;
     size_t after = at + word.size();
     if (!(at > 0 && identifierByte(text[at - 1])) &&
         !(after < text.size() && identifierByte(text[after])))
@@ -348,7 +356,9 @@ std::vector<uint32_t> ValueAnalysis::spellingsOf(std::string_view name) {
   const std::string &text = source_.text();
   // (A name spelled with other than ASCII is NFKC's: `ＬAYERS` is LAYERS to
   // Python. Such a file is indexed, with the spellings normalized.)
-  if (!spellingsMade_ && scansLeft_ > 0 && isAscii(text)) { // a few names: a search each
+  if (!asciiText_)
+    asciiText_ = isAscii(text);
+  if (!spellingsMade_ && scansLeft_ > 0 && *asciiText_) { // a few names: a search each
     --scansLeft_;
     return wholeWords(text, name);
   }
@@ -393,26 +403,6 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // A trace in a loop or a function may run again, after what follows it.
   if (!traces_.tracesRunOnce)
     lastTraceEnd = UINT32_MAX;
-  // Code that reaches module names without spelling them
-  // (`globals().values()`, `vars()`, `sys.modules[__name__]`) may change
-  // any of them.
-  if (!reachesModuleNames_) { // (in a mediator, the analysis judges such code)
-    const std::string &text = source_.text();
-    // Builtins (not `model.eval()`), and attributes (`sys.modules`).
-    auto reaches = [&](std::string_view word, bool builtin) {
-      return llvm::any_of(wholeWords(text, word), [&](uint32_t at) {
-        return !innermostBody(at) && !(builtin && at > 0 && text[at - 1] == '.');
-      });
-    };
-    reachesModuleNames_ =
-        llvm::any_of(std::initializer_list<std::string_view>{"globals", "vars", "locals",
-                                                             "getattr", "setattr", "exec", "eval"},
-                     [&](std::string_view w) { return reaches(w, true); }) ||
-        llvm::any_of(std::initializer_list<std::string_view>{"__dict__", "modules", "__main__"},
-                     [&](std::string_view w) { return reaches(w, false); });
-  }
-  if (*reachesModuleNames_)
-    return false;
   // A list, dict or set only read (`len(LAYERS)`) in the value of a name a
   // mediator reads (`n_layers = len(LAYERS)`): a statement `ivc check`
   // parses too, as it parses no statement that no trace reaches.
@@ -455,7 +445,39 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
     if (!own.contains(offset) && offset <= lastTraceEnd && !readsAllowed.contains(offset) &&
         !innermostBody(offset) && !header(offset))
       return false;
-  return true;
+  // Code that reaches module names without spelling them
+  // (`globals().values()`, `vars()`, `sys.modules[__name__]`, text it
+  // runs) may change any of them. (getattr and setattr need the module
+  // object, which only these give.)
+  if (!reachesModuleNames_) { // (in a mediator, the analysis judges such code)
+    const std::string &text = source_.text();
+    auto next = [&](uint32_t at, std::string_view word) {
+      size_t after = text.find_first_not_of(" \t", at + word.size());
+      return after == std::string::npos ? '\0' : text[after];
+    };
+    // Builtins, not attributes (`model.eval()`); `vars()` but not
+    // `vars(args)`; `sys.modules` but not `model.modules()`; `import
+    // __main__` but not `if __name__ == "__main__"`.
+    auto reaches = [&](std::string_view word) {
+      bool builtin = isOneOf(word, {"globals", "locals", "vars", "__import__", "exec", "eval"});
+      return llvm::any_of(wholeWords(text, word), [&](uint32_t at) {
+        char before = at > 0 ? text[at - 1] : '\0';
+        if (innermostBody(at) || (builtin && before == '.'))
+          return false;
+        if (word == "vars")
+          return text.compare(at + word.size(), 2, "()") == 0;
+        if (word == "__main__")
+          return before != '"' && before != '\'';
+        return word != "modules" || next(at, word) != '(';
+      });
+    };
+    reachesModuleNames_ = llvm::any_of(
+        std::initializer_list<std::string_view>{"globals", "locals", "vars", "__import__", "exec",
+                                                "eval", "__dict__", "__main__", "modules",
+                                                "import_module"},
+        reaches);
+  }
+  return !*reachesModuleNames_;
 }
 
 const char *freeTypeName(ValueKind k) {

@@ -269,6 +269,7 @@ private:
   bool spellingsMade_ = false;
   int scansLeft_ = 16;
   std::optional<bool> reachesModuleNames_; // see leftAsMade
+  std::optional<bool> asciiText_;
   std::vector<uint32_t> spellingsOf(std::string_view name);
   llvm::DenseMap<const Scope *, bool> outerScopes_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
