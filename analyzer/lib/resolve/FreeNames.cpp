@@ -231,9 +231,7 @@ const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
   // Bound by a mediator's own code, but for the trace body's before its
   // invokes (`acts = []`), which nnsight runs before them: they see it.
   uint32_t at = b.site->range.begin.offset;
-  if (innermostBody(at) && llvm::none_of(traces_.preludes, [&](const SourceRange &r) {
-        return r.begin.offset <= at && at < r.end.offset;
-      }))
+  if (innermostBody(at) && !inPrelude(at))
     return nullptr;
   int budget = MaxConstantOps;
   bool pinned = constantValue(b.value, depth, budget) && leftAsMade(s);
@@ -241,14 +239,17 @@ const Op *ValueAnalysis::pinnedConstant(const Symbol &s, int depth) {
   return pinned ? b.value : nullptr;
 }
 
+bool ValueAnalysis::inPrelude(uint32_t offset) const {
+  return llvm::any_of(traces_.preludes, [&](const SourceRange &r) {
+    return r.begin.offset <= offset && offset < r.end.offset;
+  });
+}
+
 std::optional<int64_t> ValueAnalysis::preludeBarrier(const Symbol &s) {
   if (s.bindings.size() != 1 || s.bindings[0].kind != Binding::Kind::Assign ||
       !s.bindings[0].path.empty() || !s.bindings[0].site || !s.bindings[0].value)
     return std::nullopt;
-  uint32_t at = s.bindings[0].site->range.begin.offset;
-  if (llvm::none_of(traces_.preludes, [&](const SourceRange &r) {
-        return r.begin.offset <= at && at < r.end.offset;
-      }))
+  if (!inPrelude(s.bindings[0].site->range.begin.offset))
     return std::nullopt;
   const Op *call = s.bindings[0].value;
   const Op *callee = call->is(OpKind::Call) ? call->operand(0) : nullptr;
@@ -384,6 +385,40 @@ std::vector<uint32_t> ValueAnalysis::spellingsOf(std::string_view name) {
   return it == spellings_.end() ? std::vector<uint32_t>() : it->second;
 }
 
+bool ValueAnalysis::reachesModuleNamesUnspelled() {
+  if (reachesModuleNames_)
+    return *reachesModuleNames_;
+  // (In a mediator, the analysis judges such code.) getattr and setattr
+  // need the module object, which only these give.
+  const std::string &text = source_.text();
+  auto next = [&](uint32_t at, std::string_view word) {
+    size_t after = text.find_first_not_of(" \t", at + word.size());
+    return after == std::string::npos ? '\0' : text[after];
+  };
+  // Builtins, not attributes (`model.eval()`); `vars()` but not
+  // `vars(args)`; `sys.modules` but not `model.modules()`; `import
+  // __main__` but not `if __name__ == "__main__"`.
+  auto reaches = [&](std::string_view word) {
+    bool builtin = isOneOf(word, {"globals", "locals", "vars", "__import__", "exec", "eval"});
+    return llvm::any_of(wholeWords(text, word), [&](uint32_t at) {
+      char before = at > 0 ? text[at - 1] : '\0';
+      if (innermostBody(at) || (builtin && before == '.'))
+        return false;
+      if (word == "vars")
+        return text.compare(at + word.size(), 2, "()") == 0;
+      if (word == "__main__")
+        return before != '"' && before != '\'';
+      return word != "modules" || next(at, word) != '(';
+    });
+  };
+  reachesModuleNames_ = llvm::any_of(
+      std::initializer_list<std::string_view>{"globals", "locals", "vars", "__import__", "exec",
+                                              "eval", "__dict__", "__main__", "modules",
+                                              "import_module"},
+      reaches);
+  return *reachesModuleNames_;
+}
+
 bool ValueAnalysis::leftAsMade(const Symbol &s) {
   // Made again for each mediator, a value must be what outer code left:
   // `probe = Probe(); probe.fit(...)`, `train(probe)` or `prompts.append(p)`
@@ -445,39 +480,7 @@ bool ValueAnalysis::leftAsMade(const Symbol &s) {
     if (!own.contains(offset) && offset <= lastTraceEnd && !readsAllowed.contains(offset) &&
         !innermostBody(offset) && !header(offset))
       return false;
-  // Code that reaches module names without spelling them
-  // (`globals().values()`, `vars()`, `sys.modules[__name__]`, text it
-  // runs) may change any of them. (getattr and setattr need the module
-  // object, which only these give.)
-  if (!reachesModuleNames_) { // (in a mediator, the analysis judges such code)
-    const std::string &text = source_.text();
-    auto next = [&](uint32_t at, std::string_view word) {
-      size_t after = text.find_first_not_of(" \t", at + word.size());
-      return after == std::string::npos ? '\0' : text[after];
-    };
-    // Builtins, not attributes (`model.eval()`); `vars()` but not
-    // `vars(args)`; `sys.modules` but not `model.modules()`; `import
-    // __main__` but not `if __name__ == "__main__"`.
-    auto reaches = [&](std::string_view word) {
-      bool builtin = isOneOf(word, {"globals", "locals", "vars", "__import__", "exec", "eval"});
-      return llvm::any_of(wholeWords(text, word), [&](uint32_t at) {
-        char before = at > 0 ? text[at - 1] : '\0';
-        if (innermostBody(at) || (builtin && before == '.'))
-          return false;
-        if (word == "vars")
-          return text.compare(at + word.size(), 2, "()") == 0;
-        if (word == "__main__")
-          return before != '"' && before != '\'';
-        return word != "modules" || next(at, word) != '(';
-      });
-    };
-    reachesModuleNames_ = llvm::any_of(
-        std::initializer_list<std::string_view>{"globals", "locals", "vars", "__import__", "exec",
-                                                "eval", "__dict__", "__main__", "modules",
-                                                "import_module"},
-        reaches);
-  }
-  return !*reachesModuleNames_;
+  return !reachesModuleNamesUnspelled();
 }
 
 const char *freeTypeName(ValueKind k) {

@@ -268,9 +268,15 @@ private:
   llvm::StringMap<std::vector<uint32_t>> spellings_;
   bool spellingsMade_ = false;
   int scansLeft_ = 16;
-  std::optional<bool> reachesModuleNames_; // see leftAsMade
+  std::optional<bool> reachesModuleNames_; // see reachesModuleNamesUnspelled
   std::optional<bool> asciiText_;
   std::vector<uint32_t> spellingsOf(std::string_view name);
+  /// Whether code outside the mediators may reach module names without
+  /// spelling them (`globals()`, `sys.modules`, text it runs): then any
+  /// module list or dict may have changed before a trace.
+  bool reachesModuleNamesUnspelled();
+  /// Whether `offset` lies in a trace's body before its first invoke.
+  bool inPrelude(uint32_t offset) const;
   llvm::DenseMap<const Scope *, bool> outerScopes_;
   llvm::DenseMap<const Symbol *, std::optional<ValueKind>> callerKinds_;
   std::vector<int8_t> fromCaller_; // by op index: -1 not decided yet
