@@ -129,12 +129,26 @@ def release_free_memory():
     ctypes.CDLL(None).malloc_trim(0)
 
 
-def rss_kib():
+def _status_kib(field):
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
+
+
+def rss_kib():
+    return _status_kib("VmRSS")
+
+
+def address_space_above_this_process(extra_bytes):
+    """An RLIMIT_AS for workers that leaves them extra_bytes past what this
+    process maps. A worker maps about what the host does (torch, its
+    libraries, a thread and malloc arena per core), and that differs by
+    machine: a CUDA build of torch on 16 cores maps gigabytes more than
+    Debian's CPU build on 2, so a fixed limit that is tight here starves the
+    workers there."""
+    return _status_kib("VmSize") * 1024 + extra_bytes
 
 
 __all__ = ["unittest", "torch", "ivc", "sys", "mediator", "plan", "TinyGPT", "tokens",

@@ -11,7 +11,8 @@ import threading
 import time
 from unittest import mock
 
-from common import TinyGPT, ivc, mediator, plan, release_free_memory, tokens, torch, unittest
+from common import (TinyGPT, address_space_above_this_process, ivc, mediator, plan,
+                    release_free_memory, tokens, torch, unittest)
 from ivc import _core, _interleaver, _links, _protocol
 
 SURVIVOR = mediator("""
@@ -71,7 +72,8 @@ class WorkerPids:
 class Faults(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.rt = ivc.Runtime(ivc.SandboxConfig(trace_timeout_s=3.0, address_space_bytes=3 << 30),
+        address_space = address_space_above_this_process(2 << 30)
+        cls.rt = ivc.Runtime(ivc.SandboxConfig(trace_timeout_s=3.0, address_space_bytes=address_space),
                              pool_size=2)
         cls.model = TinyGPT()
         cls.ids = tokens(batch=2)
@@ -527,8 +529,8 @@ class Faults(unittest.TestCase):
             while True:
                 chunks.append(torch.empty(1 << 26))
             """, "isolate", free_names=["torch"])
-        # Refused by RLIMIT_AS (3 GiB here), long before the deadline: an
-        # allocation error, not a timeout.
+        # Refused by RLIMIT_AS (2 GiB past the host's mappings here), long
+        # before the deadline: an allocation error, not a timeout.
         self.assertIsInstance(err, RuntimeError)
         self.assertIn("can't allocate memory", str(err))
 
