@@ -30,13 +30,23 @@ def _timeout_ms(deadline):
     return max(0, int((deadline - time.monotonic()) * 1000) + 1)
 
 
+try:  # torch 2.4 and later name the device; the per-device functions are deprecated there
+    torch.is_autocast_enabled("cpu")
+
+    def _autocast_on():
+        return torch.is_autocast_enabled("cuda") or torch.is_autocast_enabled("cpu")
+except TypeError:
+    def _autocast_on():
+        return torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled()
+
+
 def _modes_at_rest():
     """Whether this thread's torch modes are torch's defaults. They are
     thread-local, and a mediator whose `with torch.autocast(...)` failed in
     its __enter__, or that was abandoned inside `with set_grad_enabled(...)`,
     leaves them changed for whatever runs on the thread next."""
     return (torch.is_grad_enabled() and not torch.is_inference_mode_enabled() and
-            not torch.is_autocast_enabled() and not torch.is_autocast_cpu_enabled())
+            not _autocast_on())
 
 
 class _FastThreads:
