@@ -11,6 +11,7 @@
 // (IVC403) are remarks: legitimate, and recorded so a runtime can honor them.
 //
 //===----------------------------------------------------------------------===//
+#include "InvokeLoop.h"
 #include "ivc/passes/Pass.h"
 
 namespace ivc {
@@ -180,7 +181,12 @@ public:
     }
     if (ctx.mediator.kind == MediatorKind::Invoke) {
       crossInvoke(ctx);
-      if (inLoop(ctx.trace, ctx.mediator))
+      ValueAnalysis &values = *ctx.code.units[0].context->values;
+      if (const Op *loop = expandableLoop(ctx.trace, ctx.mediator, values))
+        ctx.facts.loop = MediatorFacts::Loop{std::string(ctx.mainFile.slice(loop->operand(0)->range)),
+                                             std::string(ctx.mainFile.slice(loop->operand(1)->range)),
+                                             loop->range};
+      else if (invokeInLoop(ctx.trace, ctx.mediator))
         ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::InvokeInLoop,
                    {std::to_string(ctx.mediator.index)});
     } else {
@@ -473,20 +479,6 @@ private:
   // A name bound in another invoke of the same trace, used here, with no
   // barrier in either invoke.
   // Whether the trace's body opens invoke `m` in a `for` or `while` loop.
-  static bool inLoop(const TraceRegion &t, const Mediator &m) {
-    auto walk = [&](const Region &r, auto &self) -> bool {
-      return llvm::any_of(r.ops, [&](const Op *op) {
-        if ((op->is(OpKind::For) || op->is(OpKind::While)) &&
-            op->range.begin.offset <= m.range.begin.offset &&
-            m.range.end.offset <= op->range.end.offset)
-          return true;
-        return llvm::any_of(op->regions, [&](const Region &inner) { return self(inner, self); });
-      });
-    };
-    return t.withOp && llvm::any_of(t.withOp->regions,
-                                    [&](const Region &r) { return walk(r, walk); });
-  }
-
   // A name the trace's body binds outside the invokes to what the plan does
   // not carry (a computed value): the invoke does not see it.
   static bool computedInTraceBody(MediatorContext &ctx, ValueAnalysis &values, const Symbol &s) {

@@ -133,6 +133,11 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
     if (open != std::string::npos && callText.size() > open + 1)
       invokeArgs = utf8(callText.substr(open + 1, callText.size() - open - 2));
   }
+  llvm::json::Value loop = nullptr;
+  if (f.loop)
+    loop = llvm::json::Object{{"target", utf8(f.loop->target)},
+                              {"iterable", utf8(f.loop->iterable)},
+                              {"range", rangeJson(f.loop->range)}};
   return llvm::json::Object{
       {"index", int64_t(m.index)},
       {"kind", m.kind == MediatorKind::Invoke ? "invoke" : "body"},
@@ -153,6 +158,7 @@ llvm::json::Value mediatorJson(const Analysis &a, const TraceRegion &t, const Me
       {"barriers", barrierMap(f.barriers)},
       {"guards", guardMap(f)},
       {"invoke_arguments", std::move(invokeArgs)},
+      {"loop", std::move(loop)},
       {"source", utf8(mediatorSource(*a.parsed, t, m))},
       {"range", rangeJson(m.range)},
       {"body_range", rangeJson(m.bodyRange)},

@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_set>
@@ -101,6 +102,13 @@ struct MediatorFacts {
   /// Names the trace's body binds before its invokes to `tracer.barrier(n)`
   /// with a constant n: a runtime binds each to a barrier of n participants.
   std::map<std::string, int64_t> barriers;
+  /// The `for` of the trace's body a runtime runs this invoke over, one copy
+  /// per turn (passes/InvokeLoop.h): its target and iterable as written.
+  struct Loop {
+    std::string target, iterable;
+    SourceRange range;
+  };
+  std::optional<Loop> loop;
 };
 
 /// Collects diagnostics once each, whichever mediator finds them.
