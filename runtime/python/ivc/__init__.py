@@ -17,7 +17,7 @@ from ._errors import (IvcError, MediatorError, MediatorMemoryExceeded,  # noqa: 
                       WorkerTimeout)
 from ._plan import Plan, load_plan  # noqa: F401
 
-_HOST_API = ("Runtime", "SandboxConfig", "TraceResult", "MediatorResult", "Barrier")
+_HOST_API = ("Runtime", "SandboxConfig", "TraceResult", "MediatorResult", "Barrier", "loop_turns")
 
 
 def __getattr__(name):

@@ -43,8 +43,9 @@ MAX_BARRIERS = 1 << 12  # barrier messages per mediator and trace
 
 
 class MediatorState:
-    def __init__(self, index, plan_mediator, link, rows):
+    def __init__(self, index, plan_mediator, link, rows, turn=None):
         self.index = index
+        self.turn = turn  # of its loop (a plan's `loop`), or None
         self.plan = plan_mediator
         self.tier = link.tier
         self.link = link
@@ -235,12 +236,14 @@ def rebuild_exception(type_name, message, tb_text, location, state, trace_index)
     else:
         exc = MediatorError(f"{type_name}: {message}")
     where = f"{location[0]}:{location[1]}" if location else "unknown location"
-    exc.add_note(f"raised by mediator {state.index} of trace {trace_index} "
+    turn = "" if state.turn is None else f", turn {state.turn} of its loop,"
+    exc.add_note(f"raised by mediator {state.index}{turn} of trace {trace_index} "
                  f"({state.tier}) at {where}")
     exc.add_note(tb_text.rstrip())
     exc.ivc_location = tuple(location) if location else None
     exc.ivc_traceback = tb_text
     exc.ivc_mediator = state.index
+    exc.ivc_turn = state.turn
     return exc
 
 

@@ -8,6 +8,7 @@ that is present but malformed is a PlanError naming where it is.
 import json
 import keyword
 
+from . import _loops
 from ._errors import PlanError
 
 SCHEMA = "ivc-plan/v1"
@@ -24,7 +25,7 @@ class Mediator:
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
                  "free_imports", "free_types", "definitions", "function_definitions",
                  "in_function", "function_names", "function_locals", "guards", "model_aliases", "barriers",
-                 "source", "first_line", "modules", "starts_empty", "raw")
+                 "source", "first_line", "modules", "starts_empty", "loop", "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"
@@ -261,6 +262,13 @@ def _parse(data):
                     (name, _text(d, "source", dw)))
                 if _need(d, "starts_empty", bool, dw, default=False):
                     med.starts_empty.add(name)
+            med.loop = _loops.parse(m.get("loop"), f"{mw}.loop")
+            if med.loop is not None:
+                taken = set(med.barriers) | set(med.model_aliases) | {
+                    n for n, _ in med.definitions + med.function_definitions}
+                if med.kind != "invoke" or taken & set(_loops.target_names(med.loop)):
+                    raise PlanError(f"{mw}.loop: only an invoke runs in a loop, and its names "
+                                    f"are apart from the plan's definitions, aliases and barriers")
             med.source = _text(m, "source", mw)
             body = m.get("body_range") or m.get("range") or {}
             start = body.get("start", {}) if isinstance(body, dict) else {}

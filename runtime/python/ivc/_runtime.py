@@ -14,7 +14,7 @@ import weakref
 
 import torch
 
-from . import _build_info, _core, _mediator, _protocol, _tensors
+from . import _build_info, _core, _loops, _mediator, _protocol, _tensors
 from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
 from ._interleaver import Interleaver, MediatorState, storage_bytes
 from ._links import FailedLink, FastLink, MemoryBudget, WorkerLink, stuck_fast
@@ -180,6 +180,7 @@ def _gather(values):
 class MediatorResult:
     def __init__(self, state):
         self.index = state.index
+        self.turn = state.turn
         self.tier = state.tier
         self.saves = state.saves
         self.logs = state.logs
@@ -188,7 +189,8 @@ class MediatorResult:
 
     def __repr__(self):
         status = f"error={self.error!r}" if self.error else f"saves={sorted(self.saves)}"
-        return f"<MediatorResult {self.index} {self.tier} {status}>"
+        turn = "" if self.turn is None else f" turn {self.turn}"
+        return f"<MediatorResult {self.index}{turn} {self.tier} {status}>"
 
 
 class TraceResult:
@@ -300,10 +302,11 @@ def _guard_broken(m, values):
     return None
 
 
-def _tiers(trace, overrides, values, tenant):
-    """Each mediator's tier: the override ({index: tier}), or the plan's,
-    which is ISOLATE when the caller's values break its guards, or while
-    abandoned FAST calls hold the host (_links.stuck_fast)."""
+def _tiers(trace, units, overrides, values, tenant):
+    """Each unit's tier: the override ({mediator index: tier}), or the
+    plan's, which is ISOLATE when the caller's values (and the unit's loop
+    names) break its guards, or while abandoned FAST calls hold the host
+    (_links.stuck_fast)."""
     overrides = {} if overrides is None else overrides
     if not isinstance(overrides, dict):
         raise PlanError(f"tiers must be a dict {{mediator index: tier}}, not "
@@ -316,25 +319,24 @@ def _tiers(trace, overrides, values, tenant):
         if tier not in ("fast", "isolate"):
             raise PlanError(f"tiers may only be overridden to 'fast' or 'isolate', not {tier!r}")
     tiers = []
-    for m in trace.mediators:
+    for u in units:
+        m = u.mediator
         tier = overrides.get(m.index, m.tier)
         why = None
         if tier == "fast" and m.index not in overrides:
-            why = _guard_broken(m, values) or stuck_fast(tenant)
+            why = _guard_broken(m, {**values, **u.names}) or stuck_fast(tenant)
         if why:
-            log.info("ivc: mediator %d of trace %d runs ISOLATE: %s", m.index, trace.index, why)
+            log.info("ivc: mediator %d%s of trace %d runs ISOLATE: %s", m.index,
+                     "" if u.turn is None else f" (turn {u.turn})", trace.index, why)
             tier = "isolate"
         tiers.append(tier)
     return tiers
 
 
-def _batch(inputs, mediators):
+def _batch(inputs):
     """Concatenates each invoke's positional inputs along dim 0."""
-    if not mediators:
-        raise PlanError("the trace has no mediators")
-    if len(inputs) != len(mediators):
-        raise PlanError(f"the trace has {len(mediators)} mediators but {len(inputs)} inputs were "
-                        "given (one per invoke, or one for a trace without invokes)")
+    if not inputs:
+        raise PlanError("nothing to run: every loop of invokes has no turns")
     per = [tuple(x) if isinstance(x, (tuple, list)) else (x,) for x in inputs]
     arity = {len(p) for p in per}
     if len(arity) != 1 or not per[0]:
@@ -359,6 +361,33 @@ def _batch(inputs, mediators):
         else:
             raise PlanError(f"input {j} differs between invokes and is not a tensor")
     return tuple(args), rows, start
+
+
+def _loop_lookup(trace, values):
+    """What a loop of invokes iterates: a constant the plan pins (the
+    runtime binds those, never the caller), else the caller's value."""
+    pinned = {n: src for m in trace.mediators
+              for n, src in (*m.definitions, *m.function_definitions)}
+
+    def lookup(name):
+        if name in pinned:
+            return _loops.pinned_value(name, pinned[name])
+        if name in values:
+            return values[name]
+        raise PlanError(f"no value given for {name!r}, which a loop of invokes iterates")
+    return lookup
+
+
+def loop_turns(plan, values=None, *, trace=0, most=4096):
+    """For each invoke the plan runs in a loop, the names each of its turns
+    binds, {mediator index: [{name: value}, ...]}, counted as Runtime.run
+    counts them: what a caller needs to make one input per turn (for
+    `tracer.invoke(prompt)`, the turn's `prompt`). A PlanError past `most`
+    turns."""
+    t = load_plan(plan).trace(trace)
+    lookup = _loop_lookup(t, dict(values or {}))
+    return {m.index: _loops.turns(m.loop, lookup, most=most)
+            for m in t.mediators if m.loop is not None}
 
 
 class Runtime:
@@ -495,7 +524,10 @@ class Runtime:
                                 + (f": {text}" if text else ""), reasons or plan.diagnostics)
         if not isinstance(tenant, str):
             raise TypeError(f"tenant must be a str, not {type(tenant).__name__}")
-        tier_of = _tiers(t, tiers, values, tenant)
+        if not t.mediators:
+            raise PlanError("the trace has no mediators")
+        units = _loops.expand(t, list(inputs), _loop_lookup(t, values))
+        tier_of = _tiers(t, units, tiers, values, tenant)
         if not isinstance(model, torch.nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
         self._check_policy(plan)
@@ -510,10 +542,10 @@ class Runtime:
                                 f"({self.sandbox.max_workers_per_trace}); split it into "
                                 f"several traces")
             self._require_sandbox()
-        args, rows, total = _batch(list(inputs), t.mediators)
+        args, rows, total = _batch([u.input for u in units])
         key, modules, paths, params, config = _model_tree(model)
         tree = (key, paths, sorted(params), config)
-        jobs = self._jobs(plan, t, values, tier_of)
+        jobs = self._jobs(plan, t, units, values, tier_of)
         if seed is None:
             seed = secrets.randbits(62)
         for i, job in enumerate(jobs):
@@ -522,7 +554,7 @@ class Runtime:
         memory = None if self.fast_memory_bytes is None else MemoryBudget(self.fast_memory_bytes)
         with self._model_lock(model):
             states = []
-            for i, (m, tier, r) in enumerate(zip(t.mediators, tier_of, rows)):
+            for i, (u, tier, r) in enumerate(zip(units, tier_of, rows)):
                 if tier == "fast":
                     link = FastLink(self._fast_guard, self.fast_timeout_s,
                                     self.sandbox.channel_spin_us, memory, tenant)
@@ -530,7 +562,7 @@ class Runtime:
                     link = self._worker_link(tenant)
                     if isinstance(link, WorkerLink):
                         self._tree_job(jobs[i], tree, link.worker)
-                states.append(MediatorState(m.index, m, link, r))
+                states.append(MediatorState(u.mediator.index, u.mediator, link, r, u.turn))
             for s, job in zip(states, jobs):
                 if s.tier == "fast":
                     self._tree_job(job, tree, None)
@@ -571,7 +603,7 @@ class Runtime:
             return FailedLink(WorkerCrashed(f"could not start a worker: {e}"))
         return WorkerLink(self, worker, self.sandbox.trace_timeout_s)
 
-    def _jobs(self, plan, t, values, tier_of):
+    def _jobs(self, plan, t, units, values, tier_of):
         allow = set(self.sandbox.import_allowlist)
         # The analyzer judged a name the file binds by import statements as
         # what it imports, one spelled like an allowed module as that module,
@@ -583,7 +615,8 @@ class Runtime:
                    if n in allow or n == "nnsight"}
         imported = {n: p for m in t.mediators for n, p in m.free_imports.items()}
         typed = {n: k for m in t.mediators for n, k in m.free_types.items()}
-        for k, v in values.items():
+        for k, v in itertools.chain(values.items(),
+                                    *(u.names.items() for u in units)):
             judged = imported.get(k, spelled.get(k))
             if judged and not (isinstance(v, types.ModuleType) and v.__name__ == judged):
                 raise PlanError(f"the free name {k!r} is {judged!r} to the analyzer; "
@@ -614,14 +647,17 @@ class Runtime:
         barriers = {k: v for k, v in values.items() if isinstance(v, Barrier)}
         plain = {k: v for k, v in values.items()
                  if not isinstance(v, (Barrier, types.ModuleType))}
-        all_free = [set(m.free_names) for m in t.mediators]
+        looped = {n for u in units for n in u.names}
+        all_free = [set(u.mediator.free_names) for u in units]
         jobs = []
-        for i, m in enumerate(t.mediators):
-            missing = [n for n in m.free_names if n not in supplied]
-            if missing and len(t.mediators) == 1:
+        for i, u in enumerate(units):
+            m, own, given = u.mediator, supplied | set(u.names), {**plain, **u.names}
+            missing = [n for n in m.free_names if n not in own]
+            if missing and len(units) == 1:
                 raise PlanError(f"no value given for free name(s) {', '.join(missing)} "
                                 f"of mediator {m.index}")
-            exports = sorted(set().union(*(all_free[:i] + all_free[i + 1:])) - supplied)
+            # A loop's names are each copy's own: never sent to another.
+            exports = sorted(set().union(*(all_free[:i] + all_free[i + 1:])) - supplied - looped)
             block = self.sandbox.block
             jobs.append({
                 "trace": t.index,
@@ -637,7 +673,7 @@ class Runtime:
                 "function_locals": list(m.function_locals),
                 "guards": sorted(m.guards),
                 "model_aliases": dict(m.model_aliases),
-                "values": {n: plain[n] for n in m.free_names if n in plain},
+                "values": {n: given[n] for n in m.free_names if n in given},
                 "barriers": {**m.barriers, **{n: barriers[n].participants
                                               for n in m.free_names if n in barriers}},
                 "imports": {n: imports[n] for n in m.free_names if n in imports},
@@ -649,7 +685,7 @@ class Runtime:
                 # barrier): until then they are unbound, never the builtin
                 # of the same name (a file's `eval = torch.abs` is not
                 # carried by the plan; the builtin must not stand in).
-                "unbound": [n for n in m.free_names if n not in supplied],
+                "unbound": [n for n in m.free_names if n not in own],
                 "import_allowlist": (list(self.sandbox.import_allowlist)
                                      if block.get("import", True) else None),
                 "block_ctypes": bool(block.get("ctypes", True)),
