@@ -9,6 +9,12 @@ namespace ivc {
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
+  // Python's tokenizer skips a UTF-8 byte-order mark, and editors do not
+  // count it: positions start after it.
+  if (std::string_view(text_).substr(0, 3) == "\xEF\xBB\xBF") {
+    text_.erase(0, 3);
+    byteOrderMark_ = true;
+  }
   lineStarts_.push_back(0);
   for (uint32_t i = 0, n = text_.size(); i < n; ++i) {
     // \n, \r\n and a lone \r all end a line, as in Python's tokenizer.

@@ -184,7 +184,12 @@ llvm::json::Value traceJson(const Analysis &a, const TraceRegion &t) {
 
 void writePlan(llvm::raw_ostream &os, const Analysis &a) {
   const SourceFile &file = a.source();
-  auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(file.text()));
+  // Of the file as given, byte-order mark included.
+  llvm::SHA256 hasher;
+  if (file.hasByteOrderMark())
+    hasher.update("\xEF\xBB\xBF");
+  hasher.update(file.text());
+  auto digest = hasher.final();
   // One diagnostic or trace at a time: a JSON object costs kilobytes in
   // memory, many times its text, and a notebook export has thousands.
   // The keys are in the sorted order printJson gives an object.

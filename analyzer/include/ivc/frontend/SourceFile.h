@@ -36,7 +36,9 @@ public:
   SourceFile(std::string path, std::string text);
 
   const std::string &path() const { return path_; }
+  /// The text without the UTF-8 byte-order mark the file may start with.
   const std::string &text() const { return text_; }
+  bool hasByteOrderMark() const { return byteOrderMark_; }
   std::string_view slice(const SourceRange &r) const;
 
   size_t lineCount() const { return lineStarts_.size(); }
@@ -57,6 +59,7 @@ private:
   std::string path_;
   std::string text_;
   std::vector<uint32_t> lineStarts_;
+  bool byteOrderMark_ = false;
 };
 
 } // namespace ivc
