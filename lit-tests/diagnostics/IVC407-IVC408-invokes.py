@@ -32,7 +32,7 @@ with model.trace() as tracer:
             acts.append(model.transformer.h[6].output[0].save())
 
 with model.trace() as tracer:
-    for prompt in prompts[:1]:
+    for prompt in sorted(prompts):
         with tracer.invoke(prompt):  # expected-warning {{invoke #0 is opened in a loop; ivc runs it once}}
             acts.append(model.transformer.h[6].output[0].save())
     for prompt in prompts:

@@ -37,10 +37,18 @@ with model.trace() as tracer:
     for label, text in groups.items():
         with tracer.invoke(text):
             h = model.transformer.h[0].output[0].save()
+    for i, c in enumerate([-1.0, +2], start=-1):
+        with tracer.invoke(prompts[::-1][i]):
+            h = model.transformer.h[0].output[0].save()
+    for p in prompts[1:-1]:
+        with tracer.invoke(p):
+            h = model.transformer.h[0].output[0].save()
 # CHECK: loop 1 0 k | range(0, n_prompts) 28
 # CHECK: loop 1 1 c, name | [(0.0, "off"), (4.0, "on")] 31
 # CHECK: loop 1 2 k | range(len(layers)) 34
 # CHECK: loop 1 3 label, text | groups.items() 37
+# CHECK: loop 1 4 i, c | enumerate([-1.0, +2], start=-1) 40
+# CHECK: loop 1 5 p | prompts[1:-1] 43
 
 # What the plan cannot name: a loop with an else, a statement beside the
 # invoke, a target that is not a name, a keyword argument, a display of what
@@ -59,13 +67,13 @@ with model.trace() as tracer:
     for acts[0] in prompts:
         with tracer.invoke(p):  # expected-warning {{invoke #2 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
-    for i, p in enumerate(prompts, start=1):
+    for i, p in enumerate(prompts, first=1):
         with tracer.invoke(p):  # expected-warning {{invoke #3 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
     for c in [n_prompts, 2.0]:
         with tracer.invoke(p):  # expected-warning {{invoke #4 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
-    for k in range(len(prompts[0])):
+    for k in range(len(prompts[0]), 0, step):
         with tracer.invoke(p):  # expected-warning {{invoke #5 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
     for k, v in groups.items(1):

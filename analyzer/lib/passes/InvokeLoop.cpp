@@ -37,8 +37,15 @@ std::string_view builtinCallee(const Op *call, ValueAnalysis &values) {
 // brackets must not recurse as deep.
 constexpr int MaxDepth = 16;
 
+// An int or float literal, signed (`-1.0`).
+bool signedNumber(const Op *op, bool intOnly) {
+  if (op && op->is(OpKind::UnaryOp) && (op->text == "-" || op->text == "+"))
+    op = op->operand(0);
+  return op && (op->is(OpKind::Int) || (!intOnly && op->is(OpKind::Float)));
+}
+
 bool literalDisplay(const Op *op, int depth) {
-  if (op->isConstant())
+  if (op->isConstant() || signedNumber(op, false))
     return true;
   return depth < MaxDepth && (op->is(OpKind::List) || op->is(OpKind::Tuple)) &&
          llvm::all_of(op->operands, [&](const Op *e) { return literalDisplay(e, depth + 1); });
@@ -59,10 +66,19 @@ bool dictView(const Op *op) {
          (method->text == "items" || method->text == "keys" || method->text == "values");
 }
 
+// `name[a:b:c]` with integer (or absent) bounds.
+bool sliceOfName(const Op *op) {
+  if (!op->is(OpKind::Subscript) || !op->operand(0)->is(OpKind::Name) || !op->operand(1) ||
+      !op->operand(1)->is(OpKind::Slice))
+    return false;
+  return llvm::all_of(op->operand(1)->operands,
+                      [](const Op *bound) { return !bound || signedNumber(bound, true); });
+}
+
 bool countable(const Op *iterable, ValueAnalysis &values, int depth = 0) {
   if (!iterable || depth > MaxDepth)
     return false;
-  if (iterable->is(OpKind::Name))
+  if (iterable->is(OpKind::Name) || sliceOfName(iterable))
     return true;
   if (iterable->is(OpKind::List) || iterable->is(OpKind::Tuple))
     return literalDisplay(iterable, depth);
@@ -71,14 +87,19 @@ bool countable(const Op *iterable, ValueAnalysis &values, int depth = 0) {
   if (dictView(iterable))
     return true;
   std::span<Op *> args = iterable->operands.subspan(1);
-  auto bound = [&](const Op *a) {
-    return a->is(OpKind::Name) || a->is(OpKind::Int) || lengthOfName(a, values);
-  };
   std::string_view f = builtinCallee(iterable, values);
+  if (f == "enumerate" && args.size() == 2 && args[1]->is(OpKind::Keyword) &&
+      args[1]->text == "start")
+    return signedNumber(args[1]->operand(0), true) && countable(args[0], values, depth + 1);
+  if (llvm::any_of(args, [](const Op *a) { return a->cls() == OpClass::Part || a->is(OpKind::Starred); }))
+    return false; // keywords, **mapping, *iterable
+  auto bound = [&](const Op *a) {
+    return a->is(OpKind::Name) || signedNumber(a, true) || lengthOfName(a, values);
+  };
   if (f == "range")
     return !args.empty() && args.size() <= 3 && llvm::all_of(args, bound);
   if (f == "enumerate")
-    return (args.size() == 1 || (args.size() == 2 && args[1]->is(OpKind::Int))) &&
+    return (args.size() == 1 || (args.size() == 2 && signedNumber(args[1], true))) &&
            countable(args[0], values, depth + 1);
   if (f == "zip")
     return !args.empty() &&

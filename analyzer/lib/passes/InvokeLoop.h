@@ -20,9 +20,10 @@ bool invokeInLoop(const TraceRegion &t, const Mediator &m);
 /// The `for` a runtime expands the invoke over, or null: a statement of the
 /// trace's body itself (not nested in another statement), synchronous, with
 /// no `else`, whose body holds only invokes of the trace, whose target is
-/// names (in tuples or lists) and whose iterable is a name, a display of
-/// literals, `name.items()` (`.keys()`, `.values()`), or `range` (of names,
-/// integers and `len(name)`), `enumerate` and `zip` (the builtins) of such
+/// names (in tuples or lists) and whose iterable is a name, a slice of one
+/// by integers, a display of literals, `name.items()` (`.keys()`,
+/// `.values()`), or `range` (of names, integers and `len(name)`),
+/// `enumerate` (with an integer start) and `zip` (the builtins) of such
 /// iterables.
 const ir::Op *expandableLoop(const TraceRegion &t, const Mediator &m, ValueAnalysis &values);
 

@@ -49,13 +49,31 @@ std::string unitName(const Op *op) {
   }
 }
 
+// An invoke opened in a `for` of its trace's body reads the loop's iterable
+// as its own: a runtime that runs it per turn counts the turns from it
+// (passes/InvokeLoop.h), so the names in it are the invoke's too (pinned
+// constants, the caller's values). Only an expression without regions
+// (no lambda or comprehension), which appendTree walks whole.
+void appendLoopIterable(const Mediator &m, std::vector<Op *> &out) {
+  const Op *loop = m.withOp ? m.withOp->parentOp() : nullptr;
+  const Op *trace = loop ? loop->parentOp() : nullptr;
+  if (m.kind != MediatorKind::Invoke || !loop || !loop->is(OpKind::For) || !trace ||
+      !trace->is(OpKind::With) || trace->withRole() != WithRole::Trace)
+    return;
+  std::vector<Op *> iterable;
+  appendTree(loop->operand(1), iterable);
+  if (llvm::none_of(iterable, [](const Op *op) { return !op->regions.empty(); }))
+    out.insert(out.end(), iterable.begin(), iterable.end());
+}
+
 } // namespace
 
 void EffectiveCode::collectOps(CodeUnit &unit) const {
   std::vector<Op *> &out = unit.ops;
   out.clear();
   if (unit.kind == CodeUnit::Kind::Mediator) {
-    out.assign(mediator->header.begin(), mediator->header.end());
+    appendLoopIterable(*mediator, out);
+    out.insert(out.end(), mediator->header.begin(), mediator->header.end());
     for (Op *op : mediator->body->ops)
       walkOp(op, mediator, out);
     return;

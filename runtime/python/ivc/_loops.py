@@ -4,8 +4,8 @@ nnsight opens one invoke per turn of `for p in prompts: with
 tracer.invoke(p): ...`; the runtime runs one copy of the mediator per turn,
 with the loop's names bound to that turn's values. The plan gives the loop
 as text, which is read here with `ast` and evaluated by this module alone:
-names, displays of literals, a dict's items, keys or values, and the
-builtins range, len, enumerate and zip (the analyzer names no other loop),
+names, slices of names by integers, displays of literals, a dict's items,
+keys or values, and the builtins range, len, enumerate and zip (the analyzer names no other loop),
 so no code of the file runs in the host to count the turns.
 """
 
@@ -44,12 +44,16 @@ _DEPTH = 16  # as the analyzer's (passes/InvokeLoop.cpp)
 _DICT_VIEWS = ("items", "keys", "values")
 
 
-def _is_int(node):
-    return isinstance(node, ast.Constant) and type(node.value) is int
+def _signed_number(node, int_only=True):
+    """An int (or float) literal, signed (`-1`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and (
+        type(node.value) is int or (not int_only and type(node.value) is float))
 
 
 def _literal_display(node, depth=0):
-    if isinstance(node, ast.Constant):
+    if isinstance(node, ast.Constant) or _signed_number(node, int_only=False):
         return True
     return depth < _DEPTH and isinstance(node, (ast.List, ast.Tuple)) and \
         all(_literal_display(e, depth + 1) for e in node.elts)
@@ -66,27 +70,41 @@ def _dict_view(node):
         not node.args and not node.keywords
 
 
+def _slice_of_name(node):
+    """`name[a:b:c]` with integer (or absent) bounds."""
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+        isinstance(node.slice, ast.Slice) and all(
+            b is None or _signed_number(b) for b in (node.slice.lower, node.slice.upper,
+                                                     node.slice.step))
+
+
 def _range_bound(node):
-    return isinstance(node, ast.Name) or _is_int(node) or (
+    return isinstance(node, ast.Name) or _signed_number(node) or (
         _call_of(node, ("len",)) and len(node.args) == 1 and isinstance(node.args[0], ast.Name))
 
 
 def _countable(node, depth=0):
     if depth > _DEPTH:
         return False
-    if isinstance(node, ast.Name):
+    if isinstance(node, ast.Name) or _slice_of_name(node):
         return True
     if isinstance(node, (ast.List, ast.Tuple)):
         return _literal_display(node, depth)
     if _dict_view(node):
         return True
-    if not (_call_of(node, _CALLS) and node.args):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "enumerate" and len(node.args) == 1 and len(node.keywords) == 1:
+        start = node.keywords[0]
+        return start.arg == "start" and _signed_number(start.value) and \
+            _countable(node.args[0], depth + 1)
+    if not (_call_of(node, _CALLS) and node.args) or \
+            any(isinstance(a, ast.Starred) for a in node.args):
         return False
     args = node.args
     if node.func.id == "range":
         return len(args) <= 3 and all(_range_bound(a) for a in args)
     if node.func.id == "enumerate":
-        return (len(args) == 1 or (len(args) == 2 and _is_int(args[1]))) and \
+        return (len(args) == 1 or (len(args) == 2 and _signed_number(args[1]))) and \
             _countable(args[0], depth + 1)
     return all(_countable(a, depth + 1) for a in args)
 
@@ -104,8 +122,9 @@ def parse(raw, where):
     if not _names_only(loop.target):
         raise PlanError(f"{where}.target: {raw['target']!r} is not names (in tuples or lists)")
     if not _countable(loop.iterable):
-        raise PlanError(f"{where}.iterable: {raw['iterable']!r} is not a name, a display of "
-                        f"literals, a dict's items, or range, enumerate or zip of those")
+        raise PlanError(f"{where}.iterable: {raw['iterable']!r} is not a name, a slice of one, "
+                        f"a display of literals, a dict's items, or range, enumerate or zip "
+                        f"of those")
     loop.text = f"for {raw['target'].strip()} in {raw['iterable'].strip()}"
     start = raw.get("range", {}).get("start", {}) if isinstance(raw.get("range"), dict) else {}
     loop.key = (start.get("offset") if isinstance(start, dict) else None, loop.text)
@@ -121,10 +140,15 @@ def _value(node, lookup):
     module's own reading of the few forms _countable admits."""
     if isinstance(node, ast.Name):
         return lookup(node.id)
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, (ast.List, ast.Tuple)):
+    if isinstance(node, (ast.Constant, ast.UnaryOp, ast.List, ast.Tuple)):
         return ast.literal_eval(node)
+    if isinstance(node, ast.Subscript):
+        bounds = (node.slice.lower, node.slice.upper, node.slice.step)
+        sliced = lookup(node.value.id)
+        try:
+            return sliced[slice(*(None if b is None else ast.literal_eval(b) for b in bounds))]
+        except (TypeError, ValueError) as e:
+            raise PlanError(f"the loop's {ast.unparse(node)}: {e}") from None
     if _dict_view(node):
         d = lookup(node.func.value.id)
         if type(d) is not dict:
@@ -132,6 +156,7 @@ def _value(node, lookup):
                             f"{type(d).__name__}, not a dict")
         return getattr(d, node.func.attr)()
     args = [_value(a, lookup) for a in node.args]
+    args += [_value(k.value, lookup) for k in node.keywords]  # enumerate's start
     try:
         if node.func.id == "len":
             return len(args[0])

@@ -127,6 +127,45 @@ class Loops(unittest.TestCase):
             self.rt.run(p, self.model, [[ids] * 2, [ids] * 2, [ids], ids],
                         {"ids": ids, "groups": [("pos", ids)]})
 
+    def test_signed_numbers_slices_and_a_keyword_start(self):
+        src = textwrap.dedent("""\
+            PROMPTS = ["a", "b", "c"]
+            got = []
+            with model.trace() as tracer:
+                for c in [-1.0, +2]:
+                    with tracer.invoke(ids):
+                        got.append(c)
+                for k in range(2, -1, -2):
+                    with tracer.invoke(ids):
+                        got.append(k)
+                for n, p in enumerate(PROMPTS[::-2], start=-1):
+                    with tracer.invoke(ids):
+                        got.append((n, p))
+            """)
+        p = ivc.compile(src, filename="signed.py")
+        self.assertEqual(ivc.loop_turns(p)[2], [{"n": -1, "p": "c"}, {"n": 0, "p": "a"}])
+        ids = self.turns[0]
+        r = self.rt.run(p, self.model, [[ids] * 2, [ids] * 2, [ids] * 2, ids], {"ids": ids})
+        self.assertEqual(r["got"], [-1.0, 2, 2, 0, (-1, "c"), (0, "a")])
+
+    def test_an_iterable_the_trace_body_binds_before_the_loop(self):
+        # The plan pins it for the invoke (the caller's value of the same
+        # name is not the body's), and the runtime counts its turns.
+        src = textwrap.dedent("""\
+            with model.trace() as tracer:
+                scales = [1.0, 2.0, 3.0]
+                outs = []
+                for s in scales:
+                    with tracer.invoke(ids):
+                        outs.append(s)
+            """)
+        p = ivc.compile(src, filename="prelude.py")
+        looped = p.trace(0).mediators[0]
+        self.assertIn(("scales", "scales = ([1.0, 2.0, 3.0])\n"), looped.definitions)
+        ids = self.turns[0]
+        r = self.rt.run(p, self.model, [[ids] * 3, ids], {"ids": ids, "scales": [9.0]})
+        self.assertEqual(r["outs"], [1.0, 2.0, 3.0])
+
     def test_inputs_must_match_the_turns(self):
         p = ivc.compile(ENUMERATED, filename="loop.py")
         values = {"prompts": ["a", "b"]}
