@@ -36,6 +36,12 @@ std::string_view builtinCallee(const Op *call, ValueAnalysis &values) {
 // Deeper than any loop header a person writes: the IR of 65,536 nested
 // brackets must not recurse as deep.
 constexpr int MaxDepth = 16;
+// The longest target or iterable named (a runtime's MAX_TEXT, ivc/_loops.py):
+// a runtime parses the text once per invoke of the loop, and a display of a
+// million numbers took it gigabytes.
+constexpr uint32_t MaxText = 4096;
+
+uint32_t length(const Op *op) { return op->range.end.offset - op->range.begin.offset; }
 
 // An int or float literal, signed (`-1.0`).
 bool signedNumber(const Op *op, bool intOnly) {
@@ -138,7 +144,8 @@ const Op *expandableLoop(const TraceRegion &t, const Mediator &m, ValueAnalysis 
     bool onlyInvokes = llvm::all_of(op->regions[0].ops, [&](const Op *s) {
       return s->cls() != OpClass::Stmt || (s->is(OpKind::With) && isInvokeOf(t, s));
     });
-    if (!onlyInvokes || !namesOnly(op->operand(0)) || !countable(op->operand(1), values))
+    if (!onlyInvokes || length(op->operand(0)) > MaxText || length(op->operand(1)) > MaxText ||
+        !namesOnly(op->operand(0)) || !countable(op->operand(1), values))
       return nullptr;
     return op;
   }

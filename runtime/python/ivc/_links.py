@@ -178,6 +178,20 @@ class MemoryBudget:
             return self.freed.wait_for(lambda: self.left >= 0, wait_s)
 
 
+class TimeBudget:
+    """How long one trace's FAST mediators may run, all of them together:
+    a budget each would let a loop of n invokes hold the host n times
+    fast_timeout_s."""
+
+    def __init__(self, total):
+        self.left = total
+        self.lock = threading.Lock()
+
+    def spend(self, seconds):
+        with self.lock:
+            self.left = max(0.0, self.left - seconds)
+
+
 class FastLink:
     """A mediator in a host thread, over an in-memory channel.
 
@@ -189,11 +203,12 @@ class FastLink:
 
     tier = "fast"
 
-    def __init__(self, guard, budget_s, spin_us=0, memory=None, tenant=""):
+    def __init__(self, guard, budget_s, spin_us=0, memory=None, tenant="", clock=None):
         self.guard = guard  # _core.FastGuard: the audit hook's policy on this thread
         self.tenant = tenant
         self._stuck = False  # abandoned while its thread was in the mediator
-        self.budget_s = budget_s
+        self._own_s = budget_s
+        self.clock = clock  # a TimeBudget the trace's FAST mediators share, or None
         self.memory = memory  # a MemoryBudget the trace's FAST mediators share
         self._overdrawn = False  # its own growth took the shared budget past zero
         self._held = 0  # its growth charged so far, given back when it ends
@@ -214,6 +229,11 @@ class FastLink:
         self._guard = threading.Lock()
         self._said_last = False  # it sent "end" or "exception"
         self.charged_s = 0.0  # time charged to the budget as it happened
+
+    @property
+    def budget_s(self):
+        """Its running time left: its own, or the trace's if that is less."""
+        return self._own_s if self.clock is None else min(self._own_s, self.clock.left)
 
     @property
     def memory_left(self):
@@ -366,6 +386,9 @@ class FastLink:
         sent."""
         if self.budget_s <= 0:
             self._interrupt()
+            if self._own_s > 0:
+                raise MediatorTimeout("the trace's FAST mediators used up the time they share "
+                                      "(fast_trace_timeout_s)")
             raise MediatorTimeout("the host's work for the FAST mediator (its messages, the "
                                   "modules it called) used up its time (fast_timeout_s)")
         if self._overdrawn:
@@ -390,13 +413,15 @@ class FastLink:
 
     def _spend(self, seconds):
         self.charged_s += seconds
-        self.budget_s = max(0.0, self.budget_s - seconds)
+        self.charge(seconds)
 
     def charge(self, seconds):
         """Charges the host's work on its messages (decoding, printing,
         answering them) to its budget, as WorkerLink.charge does: a loop of
         cheap messages runs out of time as a busy mediator does."""
-        self.budget_s = max(0.0, self.budget_s - seconds)
+        self._own_s = max(0.0, self._own_s - seconds)
+        if self.clock is not None:
+            self.clock.spend(seconds)
 
     def charge_host(self, seconds, grown):
         """Charges the host's work for the mediator outside its turns (a

@@ -15,6 +15,14 @@ import itertools
 from ._errors import PlanError
 
 _CALLS = ("range", "enumerate", "zip")
+# The longest target or iterable the analyzer names (passes/InvokeLoop.cpp):
+# a display of a thousand numbers, where ast's nodes for a million took
+# gigabytes.
+MAX_TEXT = 4096
+# The most mediators one trace runs, loops' turns counted: each FAST one
+# holds a host thread for the trace, and a loop's turns come from the
+# caller's data, not from the file's size.
+MAX_UNITS = 1024
 
 
 class Loop:
@@ -116,6 +124,8 @@ def parse(raw, where):
     if not isinstance(raw, dict) or not isinstance(raw.get("target"), str) or \
             not isinstance(raw.get("iterable"), str):
         raise PlanError(f"{where}: expected null or an object with 'target' and 'iterable'")
+    if max(len(raw["target"]), len(raw["iterable"])) > MAX_TEXT:
+        raise PlanError(f"{where}: a target or iterable longer than {MAX_TEXT} characters")
     loop = Loop()
     loop.target = _expression(raw["target"], f"{where}.target")
     loop.iterable = _expression(raw["iterable"], f"{where}.iterable")
@@ -127,7 +137,10 @@ def parse(raw, where):
                         f"of those")
     loop.text = f"for {raw['target'].strip()} in {raw['iterable'].strip()}"
     start = raw.get("range", {}).get("start", {}) if isinstance(raw.get("range"), dict) else {}
-    loop.key = (start.get("offset") if isinstance(start, dict) else None, loop.text)
+    offset = start.get("offset") if isinstance(start, dict) else None
+    if offset is not None and type(offset) is not int:
+        raise PlanError(f"{where}.range.start.offset: expected an integer")
+    loop.key = (offset, loop.text)
     return loop
 
 
@@ -241,6 +254,12 @@ def expand(trace, inputs, lookup):
     if len(inputs) != len(mediators):
         raise PlanError(f"the trace has {len(mediators)} mediators but {len(inputs)} inputs were "
                         "given (one per invoke, or one for a trace without invokes)")
+    total = sum(len(x) if m.loop is not None and isinstance(x, list) else 1
+                for m, x in zip(mediators, inputs))
+    if total > MAX_UNITS:
+        raise PlanError(f"the trace would run {total} mediators (each turn of a loop of invokes "
+                        f"is one), more than the {MAX_UNITS} one trace may; split the inputs "
+                        f"over several traces")
     units, expanded = [], set()
     for i, m in enumerate(mediators):
         if m.loop is None:

@@ -17,7 +17,7 @@ import torch
 from . import _build_info, _core, _loops, _mediator, _protocol, _tensors
 from ._errors import IvcError, PlanError, RejectedError, SandboxUnavailable, WorkerCrashed
 from ._interleaver import Interleaver, MediatorState, storage_bytes
-from ._links import FailedLink, FastLink, MemoryBudget, WorkerLink, stuck_fast
+from ._links import FailedLink, FastLink, MemoryBudget, TimeBudget, WorkerLink, stuck_fast
 from ._plan import load_plan
 
 log = logging.getLogger("ivc.runtime")
@@ -399,8 +399,8 @@ class Runtime:
     """
 
     def __init__(self, sandbox=None, *, pool_size=2, zygote=True, worker_path=None,
-                 fast_timeout_s=30.0, fast_memory_bytes=4 << 30, unsafe_allow_failed_audit=False,
-                 worker_stderr=None, max_idle_workers=8):
+                 fast_timeout_s=30.0, fast_trace_timeout_s=120.0, fast_memory_bytes=4 << 30,
+                 unsafe_allow_failed_audit=False, worker_stderr=None, max_idle_workers=8):
         self.sandbox = sandbox or SandboxConfig()
         # A bad configuration fails here (the host library's own checks
         # included), not when the first worker starts.
@@ -410,6 +410,12 @@ class Runtime:
         self._fast_guard = _core.FastGuard(self.sandbox.to_wire())
         self._closed = False
         self.fast_timeout_s = fast_timeout_s
+        if fast_trace_timeout_s is not None and (
+                isinstance(fast_trace_timeout_s, bool) or
+                not isinstance(fast_trace_timeout_s, (int, float)) or
+                not fast_trace_timeout_s > 0):
+            raise ValueError("fast_trace_timeout_s must be None or a positive number of seconds")
+        self.fast_trace_timeout_s = fast_trace_timeout_s
         if fast_memory_bytes is not None:
             if isinstance(fast_memory_bytes, bool) or not isinstance(fast_memory_bytes, int) \
                     or fast_memory_bytes < 0:
@@ -552,12 +558,13 @@ class Runtime:
             job["seed"] = (int(seed) + i) % (1 << 63)
 
         memory = None if self.fast_memory_bytes is None else MemoryBudget(self.fast_memory_bytes)
+        clock = None if self.fast_trace_timeout_s is None else TimeBudget(self.fast_trace_timeout_s)
         with self._model_lock(model):
             states = []
             for i, (u, tier, r) in enumerate(zip(units, tier_of, rows)):
                 if tier == "fast":
                     link = FastLink(self._fast_guard, self.fast_timeout_s,
-                                    self.sandbox.channel_spin_us, memory, tenant)
+                                    self.sandbox.channel_spin_us, memory, tenant, clock)
                 else:
                     link = self._worker_link(tenant)
                     if isinstance(link, WorkerLink):
@@ -648,7 +655,10 @@ class Runtime:
         plain = {k: v for k, v in values.items()
                  if not isinstance(v, (Barrier, types.ModuleType))}
         looped = {n for u in units for n in u.names}
-        all_free = [set(u.mediator.free_names) for u in units]
+        # How many units read each free name: the names another unit reads
+        # are those read more often than by this one (linear in the units:
+        # a loop makes many of them).
+        readers = collections.Counter(n for u in units for n in set(u.mediator.free_names))
         jobs = []
         for i, u in enumerate(units):
             m, own, given = u.mediator, supplied | set(u.names), {**plain, **u.names}
@@ -656,8 +666,10 @@ class Runtime:
             if missing and len(units) == 1:
                 raise PlanError(f"no value given for free name(s) {', '.join(missing)} "
                                 f"of mediator {m.index}")
+            mine = set(m.free_names)
+            others = {n for n, c in readers.items() if c > (n in mine)}
             # A loop's names are each copy's own: never sent to another.
-            exports = sorted(set().union(*(all_free[:i] + all_free[i + 1:])) - supplied - looped)
+            exports = sorted(others - supplied - looped)
             block = self.sandbox.block
             jobs.append({
                 "trace": t.index,

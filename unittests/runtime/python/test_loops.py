@@ -217,6 +217,36 @@ class Loops(unittest.TestCase):
         self.assertIn("turn 1 of its loop", "".join(r.errors[0].__notes__))
         self.assertEqual(r.errors[0].ivc_turn, 1)
 
+    def test_a_loops_fast_copies_share_the_traces_time(self):
+        # Each copy has fast_timeout_s of its own, and all of them together
+        # fast_trace_timeout_s: a loop's turns come from the caller's data,
+        # and must not hold the host for turns times fast_timeout_s.
+        loop = {"target": "k", "iterable": "range(4)"}
+        p = plan(mediator("while True:\n    pass\n", kind="invoke", loop=loop),
+                 mediator("y = 1\n"))
+        for trace_s, shared in ((0.5, True), (None, False)):
+            rt = ivc.Runtime(fast_timeout_s=0.2, fast_trace_timeout_s=trace_s)
+            self.addCleanup(rt.close)
+            r = rt.run(p, self.model, [self.turns * 2, self.turns[0]], raise_errors=False)
+            errors = [m.error for m in r.mediators[:4]]
+            self.assertTrue(all(isinstance(e, ivc.MediatorTimeout) for e in errors), errors)
+            self.assertEqual("fast_trace_timeout_s" in str(errors[3]), shared, errors)
+        with self.assertRaises(ValueError):
+            ivc.Runtime(fast_trace_timeout_s=0)
+
+    def test_one_trace_runs_at_most_so_many_copies(self):
+        loop = {"target": "k", "iterable": "range(n)"}
+        p = plan(mediator("x = 1\n", kind="invoke", loop=loop), mediator("y = 1\n"))
+        many = ivc._loops.MAX_UNITS
+        with self.assertRaisesRegex(ivc.PlanError, f"{many + 1} mediators"):
+            self.rt.run(p, self.model, [[self.turns[0]] * many, self.turns[0]], {"n": many})
+        with self.assertRaisesRegex(ivc.PlanError, "longer than 4096 characters"):
+            ivc.load_plan(plan(mediator("x = 1\n", kind="invoke",
+                                        loop={"target": "k", "iterable": "[" + "0," * 3000 + "]"})))
+        with self.assertRaisesRegex(ivc.PlanError, "offset: expected an integer"):
+            ivc.load_plan(plan(mediator("x = 1\n", kind="invoke", loop={
+                "target": "k", "iterable": "ks", "range": {"start": {"offset": [1]}}})))
+
     def test_hostile_loops_are_refused_when_the_plan_is_read(self):
         for loop, text in [
                 ({"target": "p", "iterable": "__import__('os').listdir('/')"}, "not a name"),
