@@ -181,6 +181,7 @@ public:
     }
     if (ctx.mediator.kind == MediatorKind::Invoke) {
       crossInvoke(ctx);
+      changesCopy(ctx);
       ValueAnalysis &values = *ctx.code.units[0].context->values;
       if (const Op *loop = expandableLoop(ctx.trace, ctx.mediator, values))
         ctx.facts.loop = MediatorFacts::Loop{std::string(ctx.mainFile.slice(loop->operand(0)->range)),
@@ -495,6 +496,87 @@ private:
     });
     return bound && !values.pinnedConstant(s) && !values.preludeBarrier(s) &&
            !values.boundByRuntime(s) && !values.modelAlias(s);
+  }
+
+  // `[...]`, `{...}`, their comprehensions, `[None] * n`: a new list,
+  // dict or set.
+  static bool mutableDisplay(const Op *v) {
+    if (!v)
+      return false;
+    if (v->is(OpKind::BinaryOp) && v->text == "*")
+      return mutableDisplay(v->operand(0)) || mutableDisplay(v->operand(1));
+    return v->is(OpKind::List) || v->is(OpKind::Dict) || v->is(OpKind::Set) ||
+           v->is(OpKind::ListComp) || v->is(OpKind::DictComp) || v->is(OpKind::SetComp);
+  }
+
+  // The name under `x[i][j]` or `x.setdefault(k, [])`, or null; `nested`:
+  // whether the way down took an element of it.
+  static const Op *containerRoot(const Op *op, bool &nested) {
+    nested = false;
+    while (op) {
+      if (op->is(OpKind::Subscript)) {
+        op = op->operand(0);
+      } else if (op->is(OpKind::Call) && op->operand(0) && op->operand(0)->is(OpKind::Attribute) &&
+                 (op->operand(0)->text == "setdefault" || op->operand(0)->text == "get")) {
+        op = op->operand(0)->operand(0);
+      } else {
+        break;
+      }
+      nested = true;
+    }
+    return op && op->is(OpKind::Name) ? op : nullptr;
+  }
+
+  // A list, dict or set from outside the invoke that it changes in place
+  // (`results[i] = h.save()`, `counts["n"] += 1`, `acts[l].append(h)`),
+  // where other invokes, or other turns of its loop, hold copies of their
+  // own: one copy comes back. A pinned empty list or dict the invoke adds
+  // to is the exception a runtime joins (`acts = []`, `acts.append(...)`).
+  void changesCopy(MediatorContext &ctx) {
+    const CodeUnit &unit = ctx.code.units[0];
+    ValueAnalysis &values = *unit.context->values;
+    bool inLoop = invokeInLoop(ctx.trace, ctx.mediator);
+    size_t invokes = llvm::count_if(ctx.trace.mediators, [](const Mediator &m) {
+      return m.kind == MediatorKind::Invoke;
+    });
+    if (invokes < 2 && !inLoop)
+      return;
+    static constexpr std::string_view Changes[] = {
+        "append", "extend",  "insert", "pop",        "remove",     "clear",  "update",
+        "setdefault", "add", "discard", "sort",      "reverse",    "popitem", "appendleft",
+        "extendleft"};
+    std::set<std::string_view> reported;
+    ctx.code.forEachOp(unit, [&](Op *op) {
+      const Op *root = nullptr;
+      bool nested = false;
+      if (op->is(OpKind::Subscript) && op->ctx != Ctx::Load)
+        root = containerRoot(op->operand(0), nested);
+      else if (op->is(OpKind::Call) && op->operand(0) && op->operand(0)->is(OpKind::Attribute) &&
+               llvm::is_contained(Changes, op->operand(0)->text))
+        root = containerRoot(op->operand(0)->operand(0), nested);
+      if (!root || reported.count(root->text))
+        return;
+      NameResolution r = unit.context->scopes->resolve(root);
+      if (!r.symbol || llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
+            return b.site && ctx.mediator.bodyRange.contains(b.site->range.begin.offset);
+          }))
+        return; // the invoke's own
+      const Op *pinned = values.pinnedConstant(*r.symbol);
+      bool container = llvm::any_of(values.valuesOf(root), [](const Value &v) {
+        return v.kind == ValueKind::Container && v.text != "range" && v.text != "tuple";
+      }) || llvm::any_of(r.symbol->bindings, [](const Binding &b) {
+        return b.kind == Binding::Kind::Assign && b.path.empty() && mutableDisplay(b.value);
+      });
+      // (The join adds up what the copies put in the container itself, not
+      // what they put in its elements.)
+      if (!container || (pinned && values.emptyContainer(pinned) && !nested) ||
+          computedInTraceBody(ctx, values, *r.symbol))
+        return;
+      reported.insert(root->text);
+      ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,
+                 {std::to_string(ctx.mediator.index), root->text,
+                  inLoop ? " (and each turn of its loop)" : ""});
+    });
   }
 
   void crossInvoke(MediatorContext &ctx) {
