@@ -25,11 +25,14 @@ with model.trace() as tracer:
         acts.append(model.transformer.h[6].output[0].save())
 
 # A loop a runtime can expand (docs/plan.md, `loop`) is not reported; one
-# whose turns or names it cannot know without running the file is.
+# whose turns or names it cannot know without running the file is. Its
+# target is its invokes' own: an invoke after it does not see it.
 with model.trace() as tracer:
     for prompt in prompts:
         with tracer.invoke(prompt):
             acts.append(model.transformer.h[6].output[0].save())
+    with tracer.invoke(prompts[0]):
+        tracer.log(prompt)  # expected-warning {{'prompt' is bound in the trace body to a value the plan does not carry to invoke #1}}
 
 with model.trace() as tracer:
     for prompt in sorted(prompts):

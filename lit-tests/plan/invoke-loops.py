@@ -65,19 +65,19 @@ with model.trace() as tracer:
         with tracer.invoke(p):  # expected-warning {{invoke #1 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
     for acts[0] in prompts:
-        with tracer.invoke(p):  # expected-warning {{invoke #2 is opened in a loop}}
+        with tracer.invoke(prompts[0]):  # expected-warning {{invoke #2 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
     for i, p in enumerate(prompts, first=1):
         with tracer.invoke(p):  # expected-warning {{invoke #3 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
     for c in [n_prompts, 2.0]:
-        with tracer.invoke(p):  # expected-warning {{invoke #4 is opened in a loop}}
+        with tracer.invoke(prompts[0]):  # expected-warning {{invoke #4 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
     for k in range(len(prompts[0]), 0, step):
-        with tracer.invoke(p):  # expected-warning {{invoke #5 is opened in a loop}}
+        with tracer.invoke(prompts[0]):  # expected-warning {{invoke #5 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
     for k, v in groups.items(1):
-        with tracer.invoke(p):  # expected-warning {{invoke #6 is opened in a loop}}
+        with tracer.invoke(prompts[0]):  # expected-warning {{invoke #6 is opened in a loop}}
             h = model.transformer.h[0].output[0].save()
 # CHECK: loop 2 0 None | None
 # CHECK: loop 2 1 None | None

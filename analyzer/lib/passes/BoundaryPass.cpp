@@ -183,13 +183,14 @@ public:
       crossInvoke(ctx);
       changesCopy(ctx);
       ValueAnalysis &values = *ctx.code.units[0].context->values;
-      if (const Op *loop = expandableLoop(ctx.trace, ctx.mediator, values))
-        ctx.facts.loop = MediatorFacts::Loop{std::string(ctx.mainFile.slice(loop->operand(0)->range)),
-                                             std::string(ctx.mainFile.slice(loop->operand(1)->range)),
+      if (const Op *loop = expandableLoop(ctx.trace, ctx.mediator, values)) {
+        auto text = [&](const Op *op) { return std::string(ctx.mainFile.slice(op->range)); };
+        ctx.facts.loop = MediatorFacts::Loop{text(loop->operand(0)), text(loop->operand(1)),
                                              loop->range};
-      else if (invokeInLoop(ctx.trace, ctx.mediator))
+      } else if (invokeInLoop(ctx.trace, ctx.mediator)) {
         ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::InvokeInLoop,
                    {std::to_string(ctx.mediator.index)});
+      }
     } else {
       editedReceiver(ctx);
     }
@@ -487,9 +488,24 @@ private:
                               [](const Mediator &m) { return m.kind == MediatorKind::Body; });
     if (body == ctx.trace.mediators.end())
       return false;
+    // A loop's target is the invoke's own when the loop holds the invoke
+    // (a runtime binds it per turn); an invoke after the loop does not see
+    // it, and one before the loop reads no value of it.
+    auto ownLoop = [&](uint32_t at) {
+      return anyLoop(ctx.trace, [&](const Op &loop) {
+        return loop.is(OpKind::For) && loop.range.contains(at) &&
+               loop.range.contains(ctx.mediator.range.begin.offset);
+      });
+    };
+    auto loopTarget = [](const Binding &b) { return b.site && b.kind == Binding::Kind::Loop; };
+    if (llvm::any_of(s.bindings, [&](const Binding &b) {
+          return loopTarget(b) && ownLoop(b.site->range.begin.offset);
+        }))
+      return false;
     bool bound = llvm::any_of(s.bindings, [&](const Binding &b) {
       uint32_t at = b.site ? b.site->range.begin.offset : 0;
-      return b.site && b.kind != Binding::Kind::Loop && body->bodyRange.contains(at) &&
+      return b.site && !(loopTarget(b) && at > ctx.mediator.range.begin.offset) &&
+             body->bodyRange.contains(at) &&
              llvm::none_of(ctx.trace.mediators, [&](const Mediator &m) {
                return m.kind == MediatorKind::Invoke && m.range.contains(at);
              });

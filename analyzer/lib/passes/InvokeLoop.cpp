@@ -97,7 +97,8 @@ bool countable(const Op *iterable, ValueAnalysis &values, int depth = 0) {
   if (f == "enumerate" && args.size() == 2 && args[1]->is(OpKind::Keyword) &&
       args[1]->text == "start")
     return signedNumber(args[1]->operand(0), true) && countable(args[0], values, depth + 1);
-  if (llvm::any_of(args, [](const Op *a) { return a->cls() == OpClass::Part || a->is(OpKind::Starred); }))
+  auto spread = [](const Op *a) { return a->cls() == OpClass::Part || a->is(OpKind::Starred); };
+  if (llvm::any_of(args, spread))
     return false; // keywords, **mapping, *iterable
   auto bound = [&](const Op *a) {
     return a->is(OpKind::Name) || signedNumber(a, true) || lengthOfName(a, values);
@@ -121,16 +122,20 @@ bool isInvokeOf(const TraceRegion &t, const Op *with) {
 
 } // namespace
 
-bool invokeInLoop(const TraceRegion &t, const Mediator &m) {
+bool anyLoop(const TraceRegion &t, llvm::function_ref<bool(const Op &loop)> holds) {
   auto walk = [&](const Region &r, auto &self) -> bool {
     return llvm::any_of(r.ops, [&](const Op *op) {
-      if ((op->is(OpKind::For) || op->is(OpKind::While)) && contains(op->range, m.range))
+      if ((op->is(OpKind::For) || op->is(OpKind::While)) && holds(*op))
         return true;
       return llvm::any_of(op->regions, [&](const Region &inner) { return self(inner, self); });
     });
   };
   return t.withOp && llvm::any_of(t.withOp->regions,
                                   [&](const Region &r) { return walk(r, walk); });
+}
+
+bool invokeInLoop(const TraceRegion &t, const Mediator &m) {
+  return anyLoop(t, [&](const Op &loop) { return contains(loop.range, m.range); });
 }
 
 const Op *expandableLoop(const TraceRegion &t, const Mediator &m, ValueAnalysis &values) {

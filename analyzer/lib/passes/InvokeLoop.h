@@ -12,7 +12,12 @@
 #include "ivc/frontend/TraceRegion.h"
 #include "ivc/resolve/Values.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace ivc {
+
+/// Whether a `for` or `while` of the trace's body, at any depth, `holds`.
+bool anyLoop(const TraceRegion &t, llvm::function_ref<bool(const ir::Op &loop)> holds);
 
 /// Whether the invoke lies inside a `for` or `while` of its trace's body.
 bool invokeInLoop(const TraceRegion &t, const Mediator &m);

@@ -5,8 +5,9 @@ tracer.invoke(p): ...`; the runtime runs one copy of the mediator per turn,
 with the loop's names bound to that turn's values. The plan gives the loop
 as text, which is read here with `ast` and evaluated by this module alone:
 names, slices of names by integers, displays of literals, a dict's items,
-keys or values, and the builtins range, len, enumerate and zip (the analyzer names no other loop),
-so no code of the file runs in the host to count the turns.
+keys or values, and the builtins range, len, enumerate and zip (the
+analyzer names no other loop), so no code of the file runs in the host to
+count the turns.
 """
 
 import ast
@@ -199,7 +200,7 @@ def _bind(target, value, into, text):
         _bind(t, v, into, text)
 
 
-def turns(loop, lookup, expected=None, most=None):
+def turns(loop, lookup, expected=None, most=4096):
     """The names each turn binds, one dict per turn. `lookup(name)` gives a
     name's value (a PlanError if it has none). Exactly `expected` turns, or
     at most `most`: no more are made than it takes to refuse."""
@@ -268,7 +269,8 @@ def expand(trace, inputs, lookup):
         if m.loop.key in expanded:
             continue
         expanded.add(m.loop.key)
-        group = [j for j, o in enumerate(mediators) if o.loop is not None and o.loop.key == m.loop.key]
+        group = [j for j, o in enumerate(mediators)
+                 if o.loop is not None and o.loop.key == m.loop.key]
         for j in group:
             if not isinstance(inputs[j], list):
                 raise PlanError(f"invoke {mediators[j].index} runs once per turn of "

@@ -3,7 +3,8 @@ turn, in both tiers, with the loop's names bound as nnsight binds them."""
 
 import textwrap
 
-from common import Hooked, TinyGPT, assert_same, ivc, mediator, plan, runtime, tokens, torch, unittest
+from common import (Hooked, TinyGPT, assert_same, ivc, mediator, plan, runtime, tokens, torch,
+                    unittest)
 
 ENUMERATED = textwrap.dedent("""\
     acts = []
@@ -49,7 +50,8 @@ class Loops(unittest.TestCase):
     def test_one_copy_per_turn_with_the_turns_names(self):
         p = ivc.compile(ENUMERATED, filename="loop.py")
         looped, body = p.trace(0).mediators
-        self.assertEqual((looped.loop.text, body.loop), ("for i, prompt in enumerate(prompts)", None))
+        self.assertEqual((looped.loop.text, body.loop),
+                         ("for i, prompt in enumerate(prompts)", None))
         runs = {}
         for tier in ("fast", "isolate"):
             r = self.rt.run(p, self.model, [self.turns, self.turns[0]], {"prompts": ["a", "b"]},
