@@ -609,6 +609,7 @@ private:
       return found;
     };
     bool selfBarrier = hasBarrier(ctx.mediator);
+    llvm::DenseMap<const Symbol *, bool> computed; // a walk of the trace's loops each
     ctx.code.forEachOp(unit, [&](Op *op) {
       if (!op->is(OpKind::Name) || op->ctx != Ctx::Load)
         return;
@@ -632,7 +633,10 @@ private:
           return;
         }
       }
-      if (computedInTraceBody(ctx, values, *r.symbol))
+      auto known = computed.try_emplace(r.symbol, false);
+      if (known.second)
+        known.first->second = computedInTraceBody(ctx, values, *r.symbol);
+      if (known.first->second)
         ctx.report(Tier::Fast, unit, *op, DiagId::TraceBodyValue,
                    {op->text, std::to_string(ctx.mediator.index)});
     });
