@@ -93,10 +93,17 @@ void explainMediator(llvm::raw_ostream &os, const SourceFile &main, const TraceR
   os << "  It " << (f.differentiate ? "differentiates (calls backward or reads .grad)"
                                     : "does not differentiate")
      << (f.touchesWeights ? ", and reads model weights" : "") << ".\n";
-  if (!f.freeNames.empty()) {
+  std::vector<std::string> supplied;
+  for (const std::string &n : f.freeNames)
+    if (!f.loop || !llvm::is_contained(f.loop->names, n))
+      supplied.push_back(n);
+  if (f.loop)
+    os << "  It runs once per turn of `for " << f.loop->target << " in " << f.loop->iterable
+       << "`, each turn with its own values of the loop's names.\n";
+  if (!supplied.empty()) {
     os << "  The caller supplies:";
-    for (size_t i = 0; i < f.freeNames.size(); ++i)
-      os << (i ? ", " : " ") << f.freeNames[i];
+    for (size_t i = 0; i < supplied.size(); ++i)
+      os << (i ? ", " : " ") << supplied[i];
     os << ".\n";
   }
 }

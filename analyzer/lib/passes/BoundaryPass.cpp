@@ -186,7 +186,7 @@ public:
       if (const Op *loop = expandableLoop(ctx.trace, ctx.mediator, values)) {
         auto text = [&](const Op *op) { return std::string(ctx.mainFile.slice(op->range)); };
         ctx.facts.loop = MediatorFacts::Loop{text(loop->operand(0)), text(loop->operand(1)),
-                                             loop->range};
+                                             loop->range, loopNames(loop->operand(0))};
       } else if (invokeInLoop(ctx.trace, ctx.mediator)) {
         ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::InvokeInLoop,
                    {std::to_string(ctx.mediator.index)});
@@ -523,6 +523,17 @@ private:
       return mutableDisplay(v->operand(0)) || mutableDisplay(v->operand(1));
     return v->is(OpKind::List) || v->is(OpKind::Dict) || v->is(OpKind::Set) ||
            v->is(OpKind::ListComp) || v->is(OpKind::DictComp) || v->is(OpKind::SetComp);
+  }
+
+  // The names a loop's target (names in tuples and lists) binds.
+  static std::vector<std::string> loopNames(const Op *target) {
+    if (target->is(OpKind::Name))
+      return {std::string(target->text)};
+    std::vector<std::string> names;
+    for (const Op *part : target->operands)
+      for (std::string &n : loopNames(part))
+        names.push_back(std::move(n));
+    return names;
   }
 
   // The name under `x[i][j]` or `x.setdefault(k, [])`, or null; `nested`:

@@ -107,6 +107,7 @@ struct MediatorFacts {
   struct Loop {
     std::string target, iterable;
     SourceRange range;
+    std::vector<std::string> names; // the target's, bound per turn
   };
   std::optional<Loop> loop;
 };
