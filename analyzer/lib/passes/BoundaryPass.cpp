@@ -600,9 +600,20 @@ private:
           computedInTraceBody(ctx, values, *r.symbol))
         return;
       reported.insert(root->text);
+      // An empty one the plan could not pin (outer code may change it, or
+      // the trace is in a function, which may run it again) is the caller's.
+      bool unpinnedEmpty = !pinned && llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
+        return b.kind == Binding::Kind::Assign && b.path.empty() && values.emptyContainer(b.value);
+      });
       ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,
                  {std::to_string(ctx.mediator.index), root->text,
-                  inLoop ? " (and each turn of its loop)" : ""});
+                  inLoop ? " (and each turn of its loop)" : "",
+                  unpinnedEmpty
+                      ? "ivc joins the copies only of an empty list or dict bound once "
+                        "outside any function and changed by no code outside the traces "
+                        "before them; save what each invoke makes under a name of its own"
+                      : "start it empty before the trace and append to it, or save what each "
+                        "invoke makes under a name of its own"});
     });
   }
 
