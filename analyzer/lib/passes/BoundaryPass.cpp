@@ -605,15 +605,60 @@ private:
       bool unpinnedEmpty = !pinned && llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
         return b.kind == Binding::Kind::Assign && b.path.empty() && values.emptyContainer(b.value);
       });
+      std::string each = inLoop ? "each invoke (and each turn of its loop)" : "each invoke";
       ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,
-                 {std::to_string(ctx.mediator.index), root->text,
-                  inLoop ? " (and each turn of its loop)" : "",
-                  unpinnedEmpty
-                      ? "ivc joins the copies only of an empty list or dict bound once "
-                        "outside any function and changed by no code outside the traces "
-                        "before them; save what each invoke makes under a name of its own"
-                      : "start it empty before the trace and append to it, or save what each "
-                        "invoke makes under a name of its own"});
+                 {std::to_string(ctx.mediator.index),
+                  "changes '" + std::string(root->text) + "' in place, but " + each +
+                      " changes a copy of its own, and one copy comes back: " +
+                      (unpinnedEmpty
+                           ? "ivc joins the copies only of an empty list or dict bound once "
+                             "outside any function and changed by no code outside the traces "
+                             "before them; save what each invoke makes under a name of its own"
+                           : "start it empty before the trace and append to it, or save what "
+                             "each invoke makes under a name of its own")});
+    });
+    readsJoined(ctx, inLoop, reported);
+  }
+
+  // A pinned empty list or dict (`acts = []`) that the runtime joins after
+  // the trace, used here other than by adding to it: each invoke's copy
+  // holds only what that invoke added (`len(acts)`, `counts.get(k, 0)`), and
+  // the join puts each copy's items after the last's (`acts.insert(0, h)`).
+  void readsJoined(MediatorContext &ctx, bool inLoop, std::set<std::string_view> &reported) {
+    const CodeUnit &unit = ctx.code.units[0];
+    ValueAnalysis &values = *unit.context->values;
+    static constexpr std::string_view Adds[] = {"append", "extend", "update", "save"};
+    llvm::DenseSet<const Op *> adding;
+    ctx.code.forEachOp(unit, [&](Op *op) {
+      const Op *base = op->operand(0);
+      if ((op->is(OpKind::Attribute) && llvm::is_contained(Adds, op->text)) ||
+          (op->is(OpKind::Subscript) && op->ctx == Ctx::Store))
+        adding.insert(base);
+      // nnsight.save(acts)
+      if (op->is(OpKind::Call) && base && base->is(OpKind::Attribute) && base->text == "save" &&
+          op->operands.size() == 2)
+        adding.insert(op->operand(1));
+    });
+    ctx.code.forEachOp(unit, [&](Op *op) {
+      if (!op->is(OpKind::Name) || op->ctx != Ctx::Load || adding.contains(op) ||
+          reported.count(op->text))
+        return;
+      NameResolution r = unit.context->scopes->resolve(op);
+      const Op *pinned = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr;
+      if (!pinned || !values.emptyContainer(pinned) ||
+          llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
+            return b.site && ctx.mediator.bodyRange.contains(b.site->range.begin.offset);
+          }))
+        return;
+      reported.insert(op->text);
+      std::string each = inLoop ? "each invoke (and each turn of its loop)" : "each invoke";
+      ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,
+                 {std::to_string(ctx.mediator.index),
+                  "uses '" + std::string(op->text) + "' other than by adding to it, but " +
+                      each + " fills a copy of its own, which holds only what that invoke "
+                      "added, and the runtime joins the copies after the trace, each one's "
+                      "items after the last's: add to it only with append, extend, update or "
+                      "item assignment, and read it after the trace"});
     });
   }
 
