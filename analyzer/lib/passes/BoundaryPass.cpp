@@ -182,6 +182,12 @@ public:
     if (ctx.mediator.kind == MediatorKind::Invoke) {
       crossInvoke(ctx);
       changesCopy(ctx);
+      if (ctx.mediator.call && ctx.mediator.call->operands.size() == 1 &&
+          llvm::count_if(ctx.trace.mediators, [](const Mediator &m) {
+            return m.kind == MediatorKind::Invoke;
+          }) > 1)
+        ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::EmptyInvoke,
+                   {std::to_string(ctx.mediator.index)});
       ValueAnalysis &values = *ctx.code.units[0].context->values;
       if (const Op *loop = expandableLoop(ctx.trace, ctx.mediator, values)) {
         auto text = [&](const Op *op) { return std::string(ctx.mainFile.slice(op->range)); };
