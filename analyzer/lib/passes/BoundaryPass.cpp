@@ -6,9 +6,13 @@
 // cross a process boundary: saving a function, module, generator or instance
 // of a user class (IVC402), a value made in one invoke used in another
 // without a barrier (IVC404), a weight changed in place, which a trace sees
-// as a copy (IVC405), and a trace on what a model.edit() block bound, whose
-// edits ivc does not carry over (IVC406). In-place updates (IVC401) and weight reads
-// (IVC403) are remarks: legitimate, and recorded so a runtime can honor them.
+// as a copy (IVC405), a trace on what a model.edit() block bound, whose
+// edits ivc does not carry over (IVC406), and where invokes would not behave
+// as nnsight's: a value the trace body computes (IVC407), a loop the plan
+// cannot name (IVC408, else the plan's `loop`), a container each invoke
+// changes a copy of (IVC409), an invoke without inputs (IVC410). In-place
+// updates (IVC401) and weight reads (IVC403) are remarks: legitimate, and
+// recorded so a runtime can honor them.
 //
 //===----------------------------------------------------------------------===//
 #include "InvokeLoop.h"
@@ -182,10 +186,7 @@ public:
     if (ctx.mediator.kind == MediatorKind::Invoke) {
       crossInvoke(ctx);
       changesCopy(ctx);
-      if (ctx.mediator.call && ctx.mediator.call->operands.size() == 1 &&
-          llvm::count_if(ctx.trace.mediators, [](const Mediator &m) {
-            return m.kind == MediatorKind::Invoke;
-          }) > 1)
+      if (ctx.mediator.call && ctx.mediator.call->operands.size() == 1 && invokes(ctx.trace) > 1)
         ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::EmptyInvoke,
                    {std::to_string(ctx.mediator.index)});
       ValueAnalysis &values = *ctx.code.units[0].context->values;
@@ -484,9 +485,6 @@ private:
       ctx.facts.saves.push_back(n);
   }
 
-  // A name bound in another invoke of the same trace, used here, with no
-  // barrier in either invoke.
-  // Whether the trace's body opens invoke `m` in a `for` or `while` loop.
   // A name the trace's body binds outside the invokes to what the plan does
   // not carry (a computed value): the invoke does not see it.
   static bool computedInTraceBody(MediatorContext &ctx, ValueAnalysis &values, const Symbol &s) {
@@ -518,6 +516,19 @@ private:
     });
     return bound && !values.pinnedConstant(s) && !values.preludeBarrier(s) &&
            !values.boundByRuntime(s) && !values.modelAlias(s);
+  }
+
+  static size_t invokes(const TraceRegion &t) {
+    return llvm::count_if(t.mediators, [](const Mediator &m) {
+      return m.kind == MediatorKind::Invoke;
+    });
+  }
+
+  // A name the invoke binds itself.
+  static bool boundInInvoke(const MediatorContext &ctx, const Symbol &s) {
+    return llvm::any_of(s.bindings, [&](const Binding &b) {
+      return b.site && ctx.mediator.bodyRange.contains(b.site->range.begin.offset);
+    });
   }
 
   // `[...]`, `{...}`, their comprehensions, `[None] * n`: a new list,
@@ -569,11 +580,9 @@ private:
     const CodeUnit &unit = ctx.code.units[0];
     ValueAnalysis &values = *unit.context->values;
     bool inLoop = invokeInLoop(ctx.trace, ctx.mediator);
-    size_t invokes = llvm::count_if(ctx.trace.mediators, [](const Mediator &m) {
-      return m.kind == MediatorKind::Invoke;
-    });
-    if (invokes < 2 && !inLoop)
+    if (invokes(ctx.trace) < 2 && !inLoop)
       return;
+    std::string each = inLoop ? "each invoke (and each turn of its loop)" : "each invoke";
     static constexpr std::string_view Changes[] = {
         "append", "extend",  "insert", "pop",        "remove",     "clear",  "update",
         "setdefault", "add", "discard", "sort",      "reverse",    "popitem", "appendleft",
@@ -590,10 +599,8 @@ private:
       if (!root || reported.count(root->text))
         return;
       NameResolution r = unit.context->scopes->resolve(root);
-      if (!r.symbol || llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
-            return b.site && ctx.mediator.bodyRange.contains(b.site->range.begin.offset);
-          }))
-        return; // the invoke's own
+      if (!r.symbol || boundInInvoke(ctx, *r.symbol))
+        return;
       const Op *pinned = values.pinnedConstant(*r.symbol);
       bool container = llvm::any_of(values.valuesOf(root), [](const Value &v) {
         return v.kind == ValueKind::Container && v.text != "range" && v.text != "tuple";
@@ -611,7 +618,6 @@ private:
       bool unpinnedEmpty = !pinned && llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
         return b.kind == Binding::Kind::Assign && b.path.empty() && values.emptyContainer(b.value);
       });
-      std::string each = inLoop ? "each invoke (and each turn of its loop)" : "each invoke";
       ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,
                  {std::to_string(ctx.mediator.index),
                   "changes '" + std::string(root->text) + "' in place, but " + each +
@@ -623,14 +629,15 @@ private:
                            : "start it empty before the trace and append to it, or save what "
                              "each invoke makes under a name of its own")});
     });
-    readsJoined(ctx, inLoop, reported);
+    readsJoined(ctx, each, reported);
   }
 
   // A pinned empty list or dict (`acts = []`) that the runtime joins after
   // the trace, used here other than by adding to it: each invoke's copy
   // holds only what that invoke added (`len(acts)`, `counts.get(k, 0)`), and
   // the join puts each copy's items after the last's (`acts.insert(0, h)`).
-  void readsJoined(MediatorContext &ctx, bool inLoop, std::set<std::string_view> &reported) {
+  void readsJoined(MediatorContext &ctx, const std::string &each,
+                   std::set<std::string_view> &reported) {
     const CodeUnit &unit = ctx.code.units[0];
     ValueAnalysis &values = *unit.context->values;
     static constexpr std::string_view Adds[] = {"append", "extend", "update", "save"};
@@ -651,13 +658,9 @@ private:
         return;
       NameResolution r = unit.context->scopes->resolve(op);
       const Op *pinned = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr;
-      if (!pinned || !values.emptyContainer(pinned) ||
-          llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
-            return b.site && ctx.mediator.bodyRange.contains(b.site->range.begin.offset);
-          }))
+      if (!pinned || !values.emptyContainer(pinned) || boundInInvoke(ctx, *r.symbol))
         return;
       reported.insert(op->text);
-      std::string each = inLoop ? "each invoke (and each turn of its loop)" : "each invoke";
       ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,
                  {std::to_string(ctx.mediator.index),
                   "uses '" + std::string(op->text) + "' other than by adding to it, but " +
@@ -689,10 +692,8 @@ private:
       NameResolution r = unit.context->scopes->resolve(op);
       if (!r.symbol)
         return;
-      // A name this invoke binds itself is its own value, not another's.
-      for (const Binding &b : r.symbol->bindings)
-        if (b.site && ctx.mediator.bodyRange.contains(b.site->range.begin.offset))
-          return;
+      if (boundInInvoke(ctx, *r.symbol))
+        return; // its own value, not another's
       for (const Mediator &other : ctx.trace.mediators) {
         if (&other == &ctx.mediator || other.kind != MediatorKind::Invoke)
           continue;
