@@ -68,6 +68,12 @@ std::span<Op *> statementHeader(const Op *stmt) {
   return {begin, it};
 }
 
+bool makesContainer(const Op *op) {
+  return op && (op->is(OpKind::List) || op->is(OpKind::Dict) || op->is(OpKind::Set) ||
+                op->is(OpKind::ListComp) || op->is(OpKind::DictComp) ||
+                op->is(OpKind::SetComp));
+}
+
 const Op *keywordArgument(const Op &call, std::string_view name) {
   for (size_t i = 1; i < call.operands.size(); ++i)
     if (const Op *a = call.operand(i); a && a->is(OpKind::Keyword) && a->text == name)

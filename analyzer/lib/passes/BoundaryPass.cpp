@@ -123,13 +123,21 @@ struct SaveFlow {
 };
 
 /// The name a store into `target` changes: `x`, `x[k]`, `x[i][j]`,
-/// `x.setdefault(k, [])` (what it returns is x's).
-const Op *storedName(const Op *target) {
-  while (target && (target->is(OpKind::Subscript) ||
-                    (target->is(OpKind::Call) && target->operand(0) &&
-                     target->operand(0)->is(OpKind::Attribute) &&
-                     target->operand(0)->text == "setdefault")))
+/// `x.setdefault(k, [])` or `x.get(k)` (what they return is x's); `nested`:
+/// whether the way down took an element of x.
+const Op *storedName(const Op *target, bool *nested = nullptr) {
+  auto element = [](const Op *call) {
+    const Op *method = call->is(OpKind::Call) ? call->operand(0) : nullptr;
+    return method && method->is(OpKind::Attribute) &&
+           (method->text == "setdefault" || method->text == "get");
+  };
+  if (nested)
+    *nested = false;
+  while (target && (target->is(OpKind::Subscript) || element(target))) {
     target = target->is(OpKind::Call) ? target->operand(0)->operand(0) : target->operand(0);
+    if (nested)
+      *nested = true;
+  }
   return target && target->is(OpKind::Name) ? target : nullptr;
 }
 
@@ -184,9 +192,14 @@ public:
       ctx.code.forEachOp(unit, [&](Op *op) { visit(ctx, unit, values, op); });
     }
     if (ctx.mediator.kind == MediatorKind::Invoke) {
+      bool inLoop = invokeInLoop(ctx.trace, ctx.mediator);
+      size_t invokes = llvm::count_if(ctx.trace.mediators, [](const Mediator &m) {
+        return m.kind == MediatorKind::Invoke;
+      });
       crossInvoke(ctx);
-      changesCopy(ctx);
-      if (ctx.mediator.call && ctx.mediator.call->operands.size() == 1 && invokes(ctx.trace) > 1)
+      if (invokes > 1 || inLoop) // other invokes, or turns, hold copies
+        changesCopy(ctx, inLoop);
+      if (ctx.mediator.call && ctx.mediator.call->operands.size() == 1 && invokes > 1)
         ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::EmptyInvoke,
                    {std::to_string(ctx.mediator.index)});
       ValueAnalysis &values = *ctx.code.units[0].context->values;
@@ -194,7 +207,7 @@ public:
         auto text = [&](const Op *op) { return std::string(ctx.mainFile.slice(op->range)); };
         ctx.facts.loop = MediatorFacts::Loop{text(loop->operand(0)), text(loop->operand(1)),
                                              loop->range, loopNames(loop->operand(0))};
-      } else if (invokeInLoop(ctx.trace, ctx.mediator)) {
+      } else if (inLoop) {
         ctx.report(Tier::Fast, ctx.code.units[0], ctx.mediator.call->range, DiagId::InvokeInLoop,
                    {std::to_string(ctx.mediator.index)});
       }
@@ -470,8 +483,21 @@ private:
   // (a runtime joins the copies), saved or not.
   static bool fillsSharedContainer(const CodeUnit &unit, ValueAnalysis &values, const Op *name) {
     const Symbol *s = unit.context->scopes->resolve(name).symbol;
-    const Op *value = s ? values.pinnedConstant(*s) : nullptr;
+    return s && joinedContainer(values, *s);
+  }
+
+  // Whether the plan pins `s` to an empty list or dict, whose copies a
+  // runtime joins.
+  static bool joinedContainer(ValueAnalysis &values, const Symbol &s) {
+    const Op *value = values.pinnedConstant(s);
     return value && values.emptyContainer(value);
+  }
+
+  // Whether one of `s`'s plain assignments binds it to what `holds`.
+  template <typename Pred> static bool assignedTo(const Symbol &s, Pred holds) {
+    return llvm::any_of(s.bindings, [&](const Binding &b) {
+      return b.kind == Binding::Kind::Assign && b.path.empty() && holds(b.value);
+    });
   }
 
   // `stats.save()` as a statement saves the object stats holds, as
@@ -518,12 +544,6 @@ private:
            !values.boundByRuntime(s) && !values.modelAlias(s);
   }
 
-  static size_t invokes(const TraceRegion &t) {
-    return llvm::count_if(t.mediators, [](const Mediator &m) {
-      return m.kind == MediatorKind::Invoke;
-    });
-  }
-
   // A name the invoke binds itself.
   static bool boundInInvoke(const MediatorContext &ctx, const Symbol &s) {
     return llvm::any_of(s.bindings, [&](const Binding &b) {
@@ -534,12 +554,9 @@ private:
   // `[...]`, `{...}`, their comprehensions, `[None] * n`: a new list,
   // dict or set.
   static bool mutableDisplay(const Op *v) {
-    if (!v)
-      return false;
-    if (v->is(OpKind::BinaryOp) && v->text == "*")
+    if (v && v->is(OpKind::BinaryOp) && v->text == "*")
       return mutableDisplay(v->operand(0)) || mutableDisplay(v->operand(1));
-    return v->is(OpKind::List) || v->is(OpKind::Dict) || v->is(OpKind::Set) ||
-           v->is(OpKind::ListComp) || v->is(OpKind::DictComp) || v->is(OpKind::SetComp);
+    return makesContainer(v);
   }
 
   // The names a loop's target (names in tuples and lists) binds.
@@ -553,35 +570,14 @@ private:
     return names;
   }
 
-  // The name under `x[i][j]` or `x.setdefault(k, [])`, or null; `nested`:
-  // whether the way down took an element of it.
-  static const Op *containerRoot(const Op *op, bool &nested) {
-    nested = false;
-    while (op) {
-      if (op->is(OpKind::Subscript)) {
-        op = op->operand(0);
-      } else if (op->is(OpKind::Call) && op->operand(0) && op->operand(0)->is(OpKind::Attribute) &&
-                 (op->operand(0)->text == "setdefault" || op->operand(0)->text == "get")) {
-        op = op->operand(0)->operand(0);
-      } else {
-        break;
-      }
-      nested = true;
-    }
-    return op && op->is(OpKind::Name) ? op : nullptr;
-  }
-
   // A list, dict or set from outside the invoke that it changes in place
   // (`results[i] = h.save()`, `counts["n"] += 1`, `acts[l].append(h)`),
   // where other invokes, or other turns of its loop, hold copies of their
   // own: one copy comes back. A pinned empty list or dict the invoke adds
   // to is the exception a runtime joins (`acts = []`, `acts.append(...)`).
-  void changesCopy(MediatorContext &ctx) {
+  void changesCopy(MediatorContext &ctx, bool inLoop) {
     const CodeUnit &unit = ctx.code.units[0];
     ValueAnalysis &values = *unit.context->values;
-    bool inLoop = invokeInLoop(ctx.trace, ctx.mediator);
-    if (invokes(ctx.trace) < 2 && !inLoop)
-      return;
     std::string each = inLoop ? "each invoke (and each turn of its loop)" : "each invoke";
     static constexpr std::string_view Changes[] = {
         "append", "extend",  "insert", "pop",        "remove",     "clear",  "update",
@@ -592,32 +588,28 @@ private:
       const Op *root = nullptr;
       bool nested = false;
       if (op->is(OpKind::Subscript) && op->ctx != Ctx::Load)
-        root = containerRoot(op->operand(0), nested);
+        root = storedName(op->operand(0), &nested);
       else if (op->is(OpKind::Call) && op->operand(0) && op->operand(0)->is(OpKind::Attribute) &&
                llvm::is_contained(Changes, op->operand(0)->text))
-        root = containerRoot(op->operand(0)->operand(0), nested);
+        root = storedName(op->operand(0)->operand(0), &nested);
       if (!root || reported.count(root->text))
         return;
       NameResolution r = unit.context->scopes->resolve(root);
       if (!r.symbol || boundInInvoke(ctx, *r.symbol))
         return;
-      const Op *pinned = values.pinnedConstant(*r.symbol);
       bool container = llvm::any_of(values.valuesOf(root), [](const Value &v) {
         return v.kind == ValueKind::Container && v.text != "range" && v.text != "tuple";
-      }) || llvm::any_of(r.symbol->bindings, [](const Binding &b) {
-        return b.kind == Binding::Kind::Assign && b.path.empty() && mutableDisplay(b.value);
-      });
+      }) || assignedTo(*r.symbol, mutableDisplay);
       // (The join adds up what the copies put in the container itself, not
       // what they put in its elements.)
-      if (!container || (pinned && values.emptyContainer(pinned) && !nested) ||
-          computedInTraceBody(ctx, values, *r.symbol))
+      bool joined = joinedContainer(values, *r.symbol);
+      if (!container || (joined && !nested) || computedInTraceBody(ctx, values, *r.symbol))
         return;
       reported.insert(root->text);
       // An empty one the plan could not pin (outer code may change it, or
       // the trace is in a function, which may run it again) is the caller's.
-      bool unpinnedEmpty = !pinned && llvm::any_of(r.symbol->bindings, [&](const Binding &b) {
-        return b.kind == Binding::Kind::Assign && b.path.empty() && values.emptyContainer(b.value);
-      });
+      auto empty = [&](const Op *v) { return values.emptyContainer(v); };
+      bool unpinnedEmpty = !values.pinnedConstant(*r.symbol) && assignedTo(*r.symbol, empty);
       ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,
                  {std::to_string(ctx.mediator.index),
                   "changes '" + std::string(root->text) + "' in place, but " + each +
@@ -657,8 +649,7 @@ private:
           reported.count(op->text))
         return;
       NameResolution r = unit.context->scopes->resolve(op);
-      const Op *pinned = r.symbol ? values.pinnedConstant(*r.symbol) : nullptr;
-      if (!pinned || !values.emptyContainer(pinned) || boundInInvoke(ctx, *r.symbol))
+      if (!r.symbol || !joinedContainer(values, *r.symbol) || boundInInvoke(ctx, *r.symbol))
         return;
       reported.insert(op->text);
       ctx.report(Tier::Fast, unit, *op, DiagId::InvokeChangesCopy,

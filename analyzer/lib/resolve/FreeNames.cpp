@@ -300,18 +300,14 @@ bool ValueAnalysis::makesChangeable(const Op *callee) {
 bool ValueAnalysis::mayChange(const Op *value, int depth) {
   if (!value || depth > 16)
     return true;
-  auto display = [](const Op *o) {
-    return o && (o->is(OpKind::List) || o->is(OpKind::Dict) || o->is(OpKind::Set) ||
-                 o->is(OpKind::ListComp) || o->is(OpKind::DictComp) || o->is(OpKind::SetComp));
-  };
   switch (value->kind) {
   case OpKind::Tuple:
     return llvm::any_of(value->operands, [&](const Op *o) { return mayChange(o, depth + 1); });
   case OpKind::BinaryOp: // `[0] * n`, `BASE + [5]`: a new list
     return llvm::any_of(value->operands, [&](const Op *o) {
       if (const Symbol *s = o && o->is(OpKind::Name) ? scopes_.resolve(o).symbol : nullptr)
-        return s->bindings.size() == 1 && display(s->bindings[0].value);
-      return display(o) || (o && o->is(OpKind::BinaryOp) && mayChange(o, depth + 1));
+        return s->bindings.size() == 1 && makesContainer(s->bindings[0].value);
+      return makesContainer(o) || (o && o->is(OpKind::BinaryOp) && mayChange(o, depth + 1));
     });
   case OpKind::Call: { // an instance, or an empty container to fill
     const Op *callee = value->operand(0);
@@ -322,7 +318,7 @@ bool ValueAnalysis::mayChange(const Op *value, int depth) {
            });
   }
   default: // a number, a string, a name, an element (`LAYERS[0]`), a function
-    return display(value);
+    return makesContainer(value);
   }
 }
 

@@ -88,6 +88,10 @@ std::span<Op *> statementHeader(const Op *stmt);
 /// classes nested in it (a lambda's body is one).
 std::vector<const Op *> returnsOf(const Op &function);
 
+/// Whether `op` is a display or comprehension that makes a new list, dict or
+/// set (`[]`, `{k: v}`, `{x for x in xs}`).
+bool makesContainer(const Op *op);
+
 /// The value of a call's keyword argument `name`, or null.
 const Op *keywordArgument(const Op &call, std::string_view name);
 /// A call's positional argument `i`, or null (also past a `*args`).
