@@ -24,6 +24,9 @@ MAX_TEXT = 4096
 # holds a host thread for the trace, and a loop's turns come from the
 # caller's data, not from the file's size.
 MAX_UNITS = 1024
+# The most turns loop_turns counts for a caller (past MAX_UNITS on purpose:
+# it only counts).
+MAX_TURNS = 4096
 
 
 class Loop:
@@ -200,7 +203,7 @@ def _bind(target, value, into, text):
         _bind(t, v, into, text)
 
 
-def turns(loop, lookup, expected=None, most=4096):
+def turns(loop, lookup, expected=None, most=MAX_TURNS):
     """The names each turn binds, one dict per turn. `lookup(name)` gives a
     name's value (a PlanError if it has none). Exactly `expected` turns, or
     at most `most`: no more are made than it takes to refuse."""

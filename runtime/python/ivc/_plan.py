@@ -24,8 +24,8 @@ class Mediator:
 
     __slots__ = ("index", "kind", "tier", "differentiate", "reasons", "saves", "free_names",
                  "free_imports", "free_types", "definitions", "function_definitions",
-                 "in_function", "function_names", "function_locals", "guards", "model_aliases", "barriers",
-                 "source", "first_line", "modules", "starts_empty", "loop", "raw")
+                 "in_function", "function_names", "function_locals", "guards", "model_aliases",
+                 "barriers", "source", "first_line", "modules", "starts_empty", "loop", "raw")
 
     def __repr__(self):
         return f"<ivc.plan.Mediator {self.index} {self.kind} {self.tier}>"

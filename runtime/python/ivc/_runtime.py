@@ -378,7 +378,7 @@ def _loop_lookup(trace, values):
     return lookup
 
 
-def loop_turns(plan, values=None, *, trace=0, most=4096):
+def loop_turns(plan, values=None, *, trace=0, most=_loops.MAX_TURNS):
     """For each invoke the plan runs in a loop, the names each of its turns
     binds, {mediator index: [{name: value}, ...]}, counted as Runtime.run
     counts them: what a caller needs to make one input per turn (for
